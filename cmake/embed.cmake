@@ -1,0 +1,11 @@
+# Built-in presets are compiled into the program so that the CLI, the desktop app and the web page
+# start with them and need no file at run time. Each file becomes one string in a generated table.
+function(traincalc_embed out)
+  set(files ${ARGN})
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${CMAKE_SOURCE_DIR} "-DFILES=${files}"
+            -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
+    DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
+    COMMENT "Embedding presets")
+endfunction()

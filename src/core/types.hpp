@@ -1,0 +1,186 @@
+// Plain data of the traincalc model: hardware, model shape, training set-up, results.
+// Units live in the names. No I/O, no globals: src/io fills these structs, src/core computes on them.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace tc {
+
+enum class Precision { fp32 = 0, tf32, bf16, fp16, fp8 };
+constexpr int kPrecisionCount = 5;
+const char* to_string(Precision p);
+
+enum class Recompute { none = 0, selective, full };
+const char* to_string(Recompute r);
+
+enum class TrainingMode { pretrain = 0, full_finetune, lora };
+const char* to_string(TrainingMode m);
+
+enum class ModelKind { decoder = 0, encoder, vit };
+const char* to_string(ModelKind k);
+
+// Calibration of an accelerator's achievable rates. Fitted on published runs; the preset records
+// which rows (see docs/accuracy.md). A GEMM of F FLOPs takes F / (peak * matmul_efficiency_max)
+// plus matmul_overhead_us, and never less than its operand traffic over HBM: a saturating
+// efficiency in the per-device matrix size (small work runs far below peak).
+struct AcceleratorCalibration {
+  double matmul_efficiency_max = 0.8;     // large-GEMM fraction of dense peak
+  double matmul_overhead_us = 10.0;       // fixed cost per GEMM call (launch, tile tail)
+  double attention_efficiency = 0.6;      // fused attention kernel, fraction of dense peak
+  double hbm_efficiency = 0.85;           // achievable fraction of HBM bandwidth
+  double runtime_reserve_gib = 3.0;       // allocator, communication buffers, compiled graphs
+  std::string fitted_on;                  // the published rows these values were fitted on
+};
+
+struct Accelerator {
+  std::string id;
+  std::string name;
+  std::array<double, kPrecisionCount> peak_tflops{};  // dense, per chip, indexed by Precision; 0 = unsupported
+  double hbm_gib = 0;             // per chip
+  double hbm_tbps = 0;            // per chip, decimal TB/s
+  int devices_per_chip = 1;       // ranks a framework places per chip (NeuronCores / logical cores)
+  double power_w = 0;             // board or chip power used for energy
+  bool stochastic_rounding = false;  // hardware SR: BF16 weights need no FP32 master copy
+  AcceleratorCalibration cal;
+  std::string source;
+};
+
+// A link class: chips inside a scale-up domain, or nodes across the network.
+struct Fabric {
+  std::string type;               // e.g. "NVSwitch", "NeuronLink-v3 2D torus", "EFAv3"
+  double gbps_per_chip = 0;       // GB/s per chip, one direction (for the network: per node share, see Instance)
+  double latency_us = 5;          // per-hop alpha of the latency-bandwidth model
+  double efficiency = 0.8;        // achievable fraction of the link for large messages
+};
+
+struct PriceTier {
+  std::string tier;               // on_demand, reserved_1y, reserved_3y, capacity_block, spot
+  double price_usd_per_hour = 0;  // per instance
+  std::string region;
+  std::string date;
+  std::string source;
+};
+
+struct Instance {
+  std::string id;
+  std::string name;
+  std::string accelerator_id;
+  int chips_per_node = 8;         // chips in the scale-up domain
+  Fabric intra;                   // per-chip bandwidth inside the node
+  double inter_node_gbps = 0;     // network, Gbit/s per node (0: single node only)
+  Fabric inter;                   // latency and efficiency of the network (gbps_per_chip unused)
+  double host_power_w = 0;        // CPUs, NICs, fans: added to chip power for energy
+  std::vector<PriceTier> prices;  // empty: no public price
+  double spot_discount = 0;       // typical fraction off on-demand; 0 = no spot offered
+  std::string source;
+};
+
+struct ModelShape {
+  std::string id;
+  std::string name;
+  ModelKind kind = ModelKind::decoder;
+  int layers = 0;
+  int hidden = 0;
+  int ffn_hidden = 0;             // per expert for MoE
+  int heads = 0;
+  int kv_heads = 0;               // = heads for MHA
+  int seq_len = 0;                // for ViT derived from image and patch
+  int vocab = 0;                  // 0 for ViT (classification head instead)
+  bool gated_ffn = true;          // SwiGLU (3 matrices) vs GeLU (2)
+  bool tied_embeddings = false;
+  bool biases = false;            // linear biases and LayerNorm (vs RMSNorm without bias)
+  bool dropout = false;           // training keeps dropout masks
+  int learned_positions = 0;      // learned absolute position embeddings (0: rotary)
+  int moe_experts = 0;
+  int moe_top_k = 0;
+  int moe_shared_experts = 0;
+  // ViT
+  int image_size = 0;
+  int patch_size = 0;
+  int channels = 3;
+  int num_classes = 0;
+  std::string source;
+};
+
+struct ParallelPlan {
+  int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1;
+  bool sequence_parallel = false;
+  int zero = 0;                   // 0-3; FSDP full shard = 3
+  int micro_batch = 1;
+  Recompute recompute = Recompute::selective;
+};
+
+// A knob left at kAuto is chosen by the plan search.
+constexpr int kAuto = -1;
+struct PlanRequest {
+  int tp = kAuto, pp = kAuto, dp = kAuto, cp = 1, ep = 1, vpp = kAuto;
+  int sequence_parallel = kAuto;  // 0, 1 or kAuto
+  int zero = kAuto;
+  int micro_batch = kAuto;
+  int recompute = kAuto;          // a Recompute value or kAuto
+};
+
+// Framework behaviour that is not hardware: overlap of communication, gradient precision.
+struct FrameworkProfile {
+  std::string id = "megatron";
+  double dp_overlap = 0.9;        // share of one micro-batch's backward that hides DP reduction
+  double tp_overlap = 0.0;        // share of TP collectives hidden behind GEMMs
+  double grad_bytes = 2;          // bytes per gradient element communicated and stored
+  double bucket_mib = 25;         // last gradient bucket is always exposed (PyTorch DDP)
+};
+
+struct Scenario {
+  ModelShape model;
+  Accelerator accelerator;
+  Instance instance;
+  int nodes = 1;
+  Precision precision = Precision::bf16;
+  ParallelPlan plan;
+  long long global_batch = 0;     // sequences per optimizer step
+  TrainingMode mode = TrainingMode::pretrain;
+  int lora_rank = 0;
+  double train_tokens = 0;        // training amount (tokens = samples x seq_len)
+  bool flash_attention = true;
+  bool master_weights = true;     // FP32 master copy; false with stochastic rounding
+  FrameworkProfile framework;
+};
+
+struct NamedTerm {
+  std::string name;
+  double value = 0;
+};
+
+struct Memory {
+  double weights_gib = 0, gradients_gib = 0, optimizer_gib = 0, activations_gib = 0, other_gib = 0;
+  double total_gib = 0, capacity_gib = 0;
+  bool fits = false;
+  int max_micro_batch = 0;        // largest micro-batch that fits with the rest of the plan (0: none)
+};
+
+struct Estimate {
+  ParallelPlan plan;
+  int chips = 0;
+  int devices = 0;
+  double step_time_s = 0;
+  std::vector<NamedTerm> breakdown_s;   // sums to step_time_s
+  double tokens_per_s = 0;
+  double samples_per_s = 0;
+  double tokens_per_s_per_chip = 0;
+  double model_flops_per_step = 0;
+  double hardware_flops_per_step = 0;
+  double mfu = 0, hfu = 0;
+  double tflops_per_chip = 0;           // model FLOPs per second per chip, in TFLOP/s
+  long long grad_accum = 0;             // micro-batches per pipeline per step
+  double steps = 0;
+  double train_time_s = 0;
+  Memory memory;
+  double params = 0;
+  double active_params = 0;
+  double checkpoint_bytes = 0;          // weights + optimizer state of the whole model
+  int plans_considered = 1;
+  std::vector<std::string> warnings;
+};
+
+}  // namespace tc
