@@ -1,0 +1,36 @@
+#include "core/collectives.hpp"
+
+namespace tc {
+
+double all_reduce_s(double bytes, int n, const Link& link) {
+  if (n <= 1 || bytes <= 0) return 0;
+  return 2.0 * (n - 1) / n * bytes / link.bytes_per_s + 2.0 * (n - 1) * link.latency_s;
+}
+
+double reduce_scatter_s(double bytes, int n, const Link& link) {
+  if (n <= 1 || bytes <= 0) return 0;
+  return static_cast<double>(n - 1) / n * bytes / link.bytes_per_s + (n - 1) * link.latency_s;
+}
+
+double all_to_all_s(double bytes, int n, const Link& link) {
+  return reduce_scatter_s(bytes, n, link);
+}
+
+double point_to_point_s(double bytes, const Link& link) {
+  if (bytes <= 0) return 0;
+  return bytes / link.bytes_per_s + link.latency_s;
+}
+
+double hierarchical_all_reduce_s(double bytes, int n_intra, int n_inter, const Link& intra,
+                                 const Link& inter) {
+  const double shard = n_intra > 1 ? bytes / n_intra : bytes;
+  return 2.0 * reduce_scatter_s(bytes, n_intra, intra) + all_reduce_s(shard, n_inter, inter);
+}
+
+double hierarchical_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
+                                     const Link& inter) {
+  const double shard = n_intra > 1 ? bytes / n_intra : bytes;
+  return reduce_scatter_s(bytes, n_intra, intra) + reduce_scatter_s(shard, n_inter, inter);
+}
+
+}  // namespace tc

@@ -1,0 +1,663 @@
+#include "core/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/collectives.hpp"
+#include "core/params.hpp"
+
+namespace tc {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+// Bytes of a stored activation element: FP8 recipes (Micikevicius et al. 2022) keep activations
+// in 16 bits between FP8 GEMMs.
+double activation_bytes(Precision p) {
+  return (p == Precision::fp32 || p == Precision::tf32) ? 4.0 : 2.0;
+}
+double operand_bytes(Precision p) {
+  switch (p) {
+    case Precision::fp8: return 1.0;
+    case Precision::bf16:
+    case Precision::fp16: return 2.0;
+    default: return 4.0;
+  }
+}
+bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
+bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
+
+// Where a group of n ranks with the given stride in Megatron's rank order (tp fastest, then cp,
+// dp, pp) lands: ranks sharing a node, and nodes spanned.
+struct Span {
+  int n_intra = 1;
+  int n_inter = 1;
+};
+Span span_of(int n, int stride, int devices_per_node) {
+  if (n <= 1) return {};
+  if (stride >= devices_per_node) return {1, n};
+  const int n_intra = std::min(n, std::max(1, devices_per_node / stride));
+  return {n_intra, (n + n_intra - 1) / n_intra};
+}
+
+// Everything derived from the scenario that the time and memory formulas share.
+struct Ctx {
+  const Scenario& sc;
+  const ModelShape& m;
+  const ParallelPlan& pl;
+  ParamCounts params;
+  int devices = 0, devices_per_node = 0;
+  int s = 0;                    // tokens per sample
+  double tokens_mb = 0;         // tokens per device per micro-batch (b s / cp)
+  long long micro_batches = 1;  // per pipeline per step
+  int chunk_layers = 0;         // layers per virtual stage (the largest when uneven)
+  int stage_layers = 0;         // layers on one device
+  double peak_flops = 0, hbm_bytes_per_s = 0;
+  double act_bytes = 2, op_bytes = 2;
+  Link intra, inter, on_chip;
+  double kv = 0;                // K or V width: kv_heads x head_dim
+
+  explicit Ctx(const Scenario& scenario)
+      : sc(scenario), m(scenario.model), pl(scenario.plan), params(count_params(scenario.model)) {
+    const Accelerator& a = sc.accelerator;
+    devices = devices_of(sc);
+    devices_per_node = sc.instance.chips_per_node * a.devices_per_chip;
+    s = tokens_per_sample(m);
+    tokens_mb = static_cast<double>(pl.micro_batch) * s / pl.cp;
+    const long long per_pipeline = static_cast<long long>(pl.micro_batch) * pl.dp;
+    micro_batches = per_pipeline > 0 ? std::max(1LL, sc.global_batch / per_pipeline) : 1;
+    const int virtual_stages = pl.pp * pl.vpp;
+    chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
+    stage_layers = chunk_layers * pl.vpp;
+    peak_flops = a.peak_tflops[static_cast<int>(sc.precision)] * 1e12 / a.devices_per_chip;
+    hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
+    act_bytes = activation_bytes(sc.precision);
+    op_bytes = operand_bytes(sc.precision);
+    // Ranks on one chip share its links; the network share of a rank is the node's NIC bandwidth
+    // over the ranks in the node, since all of them communicate at once in data parallelism.
+    intra.bytes_per_s = sc.instance.intra.gbps_per_chip * 1e9 * sc.instance.intra.efficiency /
+                        a.devices_per_chip;
+    intra.latency_s = sc.instance.intra.latency_us * 1e-6;
+    inter.bytes_per_s = std::max(1.0, sc.instance.inter_node_gbps / 8.0 * 1e9 *
+                                          sc.instance.inter.efficiency / devices_per_node);
+    inter.latency_s = sc.instance.inter.latency_us * 1e-6;
+    on_chip.bytes_per_s = hbm_bytes_per_s / 2;  // a copy through on-chip memory reads and writes
+    on_chip.latency_s = intra.latency_s / 2;
+    kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  }
+
+  const AcceleratorCalibration& cal() const { return sc.accelerator.cal; }
+
+  // A GEMM (M x K) . (K x N): the slower of its math at the large-GEMM efficiency and its operand
+  // traffic, plus a fixed per-call cost. Roofline (Williams et al. 2009) with a launch term.
+  double gemm_s(double M, double N, double K) const {
+    if (M <= 0 || N <= 0 || K <= 0) return 0;
+    const double math = 2.0 * M * N * K / (peak_flops * cal().matmul_efficiency_max);
+    const double traffic = (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
+    return std::max(math, traffic) + cal().matmul_overhead_us * 1e-6;
+  }
+
+  // Forward and backward of one weight matrix; frozen weights skip the weight gradient.
+  struct Pass {
+    double fwd = 0, bwd = 0;
+  };
+  Pass linear(double M, double N, double K, bool frozen) const {
+    return {gemm_s(M, N, K), gemm_s(M, K, N) + (frozen ? 0.0 : gemm_s(K, N, M))};
+  }
+
+  // Link for a group of ranks: on one chip, inside the node, or (hierarchically) across nodes.
+  double group_all_reduce_s(double bytes, int n, int stride) const {
+    if (n <= 1) return 0;
+    if (n * stride <= sc.accelerator.devices_per_chip) return all_reduce_s(bytes, n, on_chip);
+    const Span sp = span_of(n, stride, devices_per_node);
+    return hierarchical_all_reduce_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
+  }
+  double group_reduce_scatter_s(double bytes, int n, int stride) const {
+    if (n <= 1) return 0;
+    if (n * stride <= sc.accelerator.devices_per_chip) return reduce_scatter_s(bytes, n, on_chip);
+    const Span sp = span_of(n, stride, devices_per_node);
+    return hierarchical_reduce_scatter_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
+  }
+  double group_all_to_all_s(double bytes, int n, int stride) const {
+    if (n <= 1) return 0;
+    const Span sp = span_of(n, stride, devices_per_node);
+    // Across nodes, the (n_inter-1)/n_inter share of the buffer crosses the network.
+    const double off_node = sp.n_inter > 1 ? static_cast<double>(sp.n_inter - 1) / sp.n_inter : 0;
+    return all_to_all_s(bytes * (1 - off_node), sp.n_intra, intra) +
+           (off_node > 0 ? bytes * off_node / inter.bytes_per_s + (sp.n_inter - 1) * inter.latency_s
+                         : 0);
+  }
+};
+
+// Per-layer, per-micro-batch times on one device (seconds).
+struct LayerTimes {
+  double matmul_fwd = 0, matmul_bwd = 0;
+  double attention_fwd = 0, attention_bwd = 0;
+  double memory_fwd = 0, memory_bwd = 0;
+  double tp_fwd = 0, tp_bwd = 0;
+  double cp = 0, ep_fwd = 0, ep_bwd = 0;
+};
+
+LayerTimes layer_times(const Ctx& x) {
+  const ModelShape& m = x.m;
+  const ParallelPlan& pl = x.pl;
+  const double t = pl.tp, T = x.tokens_mb, h = m.hidden, f = m.ffn_hidden;
+  const bool frozen = frozen_base(x.sc);
+  LayerTimes r;
+
+  auto add = [&](Ctx::Pass p) {
+    r.matmul_fwd += p.fwd;
+    r.matmul_bwd += p.bwd;
+  };
+  // Megatron's column/row split (Shoeybi et al. 2019): QKV and FFN-in split outputs, O and
+  // FFN-out split inputs over the tp ranks. KV heads are replicated when tp exceeds them.
+  const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+  add(x.linear(T, h / t + 2 * kv_local, h, frozen));
+  add(x.linear(T, h, h / t, frozen));
+  const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
+  if (m.moe_experts > 0) {
+    // Balanced routing: each local expert sees the ep group's routed tokens over all experts.
+    const double local_experts = static_cast<double>(m.moe_experts) / pl.ep;
+    const double tokens_per_expert = T * m.moe_top_k * pl.ep / m.moe_experts;
+    for (int i = 0; i < static_cast<int>(std::ceil(local_experts)); ++i) {
+      add(x.linear(tokens_per_expert, ffn_in, h, frozen));
+      add(x.linear(tokens_per_expert, h, f / t, frozen));
+    }
+    for (int i = 0; i < m.moe_shared_experts; ++i) {
+      add(x.linear(T, ffn_in, h, frozen));
+      add(x.linear(T, h, f / t, frozen));
+    }
+    add(x.linear(T, m.moe_experts, h, frozen));
+  } else {
+    add(x.linear(T, ffn_in, h, frozen));
+    add(x.linear(T, h, f / t, frozen));
+  }
+  if (x.sc.mode == TrainingMode::lora && x.sc.lora_rank > 0) {
+    // Adapter pairs (Hu et al. 2021) are small GEMMs: their per-call cost dominates.
+    const double rk = x.sc.lora_rank;
+    const double widths[][2] = {{h, h / t}, {h, kv_local}, {h, kv_local}, {h / t, h},
+                                {h, f / t}, {f / t, h}, {h, m.gated_ffn ? f / t : 0}};
+    for (const auto& w : widths) {
+      if (w[1] <= 0) continue;
+      add(x.linear(T, rk, w[0], false));
+      add(x.linear(T, w[1], rk, false));
+    }
+  }
+
+  // Attention scores and context: 4 b s_q s_kv h FLOPs forward; FlashAttention skips the masked
+  // half for causal models and its backward costs 2.5 forwards (Dao 2023, Section 3).
+  const double s_kv = x.s;
+  double attn_flops = 4.0 * T * s_kv * h / t;
+  if (x.sc.flash_attention) {
+    if (is_causal(m)) attn_flops *= 0.5;
+    const double rate = x.peak_flops * x.cal().attention_efficiency;
+    r.attention_fwd = attn_flops / rate;
+    r.attention_bwd = 2.5 * r.attention_fwd;
+  } else {
+    // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
+    const double rate = x.peak_flops * x.cal().matmul_efficiency_max;
+    const double score_bytes = (m.heads / t) * T * s_kv * x.act_bytes;
+    r.attention_fwd = attn_flops / rate + 4.0 * score_bytes / x.hbm_bytes_per_s;
+    r.attention_bwd = 2.0 * attn_flops / rate + 6.0 * score_bytes / x.hbm_bytes_per_s;
+  }
+
+  // Memory-bound work per token: two norms (read, write), two residual adds (read 2, write 1),
+  // bias-dropout (read, write, mask) when training with dropout, the activation function over the
+  // FFN width, rotary embeddings on Q and K. Sequence parallelism splits the h-wide parts over tp
+  // (Korthikanti et al. 2022, Section 4.2.2); backward moves about twice the bytes.
+  const double rep = pl.sequence_parallel ? 1.0 / t : 1.0;
+  const double moe_factor = m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1;
+  double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) +
+                 moe_factor * (m.gated_ffn ? 3.0 : 2.0) * f / t;
+  if (m.learned_positions == 0 && m.kind == ModelKind::decoder) elems += 2.0 * (h + x.kv) / t;
+  r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s;
+  r.memory_bwd = 2.0 * r.memory_fwd;
+
+  // Tensor parallelism: two all-reduces of b s h per layer forward and two backward; sequence
+  // parallelism turns each into a reduce-scatter plus an all-gather of the same volume
+  // (Korthikanti et al. 2022). tp ranks are adjacent (stride 1).
+  if (pl.tp > 1) {
+    const double bytes = T * h * x.act_bytes;
+    const double one = x.group_all_reduce_s(bytes, pl.tp, 1) * (1.0 - x.sc.framework.tp_overlap);
+    r.tp_fwd = 2 * one;
+    r.tp_bwd = 2 * one;
+  }
+  // Context parallelism: K and V blocks travel the ring in forward, their gradients in backward;
+  // the ring overlaps the attention kernel (Liu et al. 2023, Ring Attention), so only the excess
+  // is exposed. cp ranks follow the tp ranks.
+  if (pl.cp > 1) {
+    const double kv_bytes = 2.0 * T * (x.kv / t) * x.act_bytes * pl.cp;
+    const double ring = x.group_reduce_scatter_s(kv_bytes, pl.cp, pl.tp);
+    r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, ring - r.attention_bwd);
+  }
+  // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, forward and
+  // backward (Lepikhin et al. 2021, GShard). ep ranks sit inside the data-parallel dimension.
+  if (m.moe_experts > 0 && pl.ep > 1) {
+    const double bytes = T * m.moe_top_k * h * x.act_bytes;
+    const double one = x.group_all_to_all_s(bytes, pl.ep, pl.tp * pl.cp);
+    r.ep_fwd = 2 * one;
+    r.ep_bwd = 2 * one;
+  }
+  return r;
+}
+
+// Work outside the transformer blocks: output layer and loss on the last stage, patch or
+// embedding work on the first.
+struct EdgeTimes {
+  double first_fwd = 0, first_bwd = 0, last_fwd = 0, last_bwd = 0;
+};
+EdgeTimes edge_times(const Ctx& x) {
+  const ModelShape& m = x.m;
+  const double t = x.pl.tp, T = x.tokens_mb, h = m.hidden;
+  const bool frozen = frozen_base(x.sc);
+  EdgeTimes e;
+  if (m.kind == ModelKind::vit) {
+    const double patch_in = static_cast<double>(m.patch_size) * m.patch_size * m.channels;
+    const auto p = x.linear(T, h, patch_in, frozen);
+    e.first_fwd = p.fwd;
+    e.first_bwd = p.bwd;
+    const auto head = x.linear(x.pl.micro_batch, m.num_classes, h, false);
+    e.last_fwd = head.fwd;
+    e.last_bwd = head.bwd;
+    return e;
+  }
+  // Vocabulary-parallel output layer and a fused cross-entropy reading FP32 logits three times.
+  const auto logits = x.linear(T, m.vocab / t, h, frozen);
+  const double loss = 3.0 * T * (m.vocab / t) * 4.0 / x.hbm_bytes_per_s;
+  e.last_fwd = logits.fwd + loss;
+  e.last_bwd = logits.bwd + loss;
+  return e;
+}
+
+double trainable_params_per_device(const Ctx& x, double params_on_device) {
+  if (!frozen_base(x.sc)) return params_on_device;
+  return lora_params(x.m, x.sc.lora_rank) / (x.pl.tp * x.pl.pp);
+}
+
+// Parameters held by the device of the given pipeline stage (first or last) before ZeRO sharding.
+double stage_params(const Ctx& x, bool first, bool last) {
+  const ParamCounts& c = x.params;
+  const double t = x.pl.tp;
+  const double dense = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts;
+  const double experts = x.m.moe_experts * c.expert / x.pl.ep;
+  double p = x.stage_layers * (dense + experts) / t;
+  if (first) p += c.embeddings / t;
+  if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
+                                                ? static_cast<double>(x.m.vocab) * x.m.hidden
+                                                : 0.0)) / t;
+  return p;
+}
+
+// Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
+// generalised to GQA, gated FFNs, MoE, FlashAttention and dropout-free models.
+double layer_activation_bytes(const Ctx& x) {
+  const ModelShape& m = x.m;
+  const ParallelPlan& pl = x.pl;
+  const double t = pl.tp, T = x.tokens_mb, h = m.hidden, f = m.ffn_hidden, e = x.act_bytes;
+  const double rep = (pl.sequence_parallel || pl.tp == 1) ? 1.0 / t : 1.0;
+  const double mask = m.dropout ? 1.0 : 0.0;
+  if (pl.recompute == Recompute::full) return e * T * h * rep;  // only the layer input
+  const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+  // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
+  double attn = e * T * h * rep * 2 + e * T * (h / t + 2 * kv_local) + e * T * h / t +
+                mask * T * h * rep;
+  if (!x.sc.flash_attention && pl.recompute == Recompute::none) {
+    // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
+    attn += (e + mask * (1.0 + e)) * (m.heads / t) * T * x.s;
+  }
+  // FFN block: norm input, FFN input, intermediate tensors (gated: gate, up, product; GeLU:
+  // input and output), dropout mask; MoE keeps them for each routed copy of a token.
+  const double routed = m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1.0;
+  double ffn = e * T * h * rep * 2 + routed * e * T * (m.gated_ffn ? 3.0 : 2.0) * f / t +
+               mask * T * h * rep;
+  if (m.moe_experts > 0) ffn += e * T * m.moe_top_k * h;  // dispatched tokens
+  return attn + ffn;
+}
+
+}  // namespace
+
+int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
+int chips_of(const Scenario& s) { return s.nodes * s.instance.chips_per_node; }
+
+int tokens_per_sample(const ModelShape& m) {
+  return m.kind == ModelKind::vit ? vit_tokens(m) : m.seq_len;
+}
+
+std::optional<InputProblem> check_model(const ModelShape& m) {
+  auto bad = [](const char* f, std::string why) { return InputProblem{std::string("model.") + f, why}; };
+  if (m.layers <= 0) return bad("layers", "must be positive");
+  if (m.hidden <= 0) return bad("hidden", "must be positive");
+  if (m.heads <= 0) return bad("heads", "must be positive");
+  if (m.hidden % m.heads != 0)
+    return bad("heads", num(m.heads) + " does not divide hidden (" + num(m.hidden) + ")");
+  if (m.kv_heads <= 0) return bad("kv_heads", "must be positive");
+  if (m.heads % m.kv_heads != 0)
+    return bad("kv_heads", num(m.kv_heads) + " does not divide heads (" + num(m.heads) + ")");
+  if (m.ffn_hidden <= 0) return bad("ffn_hidden", "must be positive");
+  if (m.kind == ModelKind::vit) {
+    if (m.patch_size <= 0 || m.image_size < m.patch_size)
+      return bad("patch_size", "must be positive and at most image_size");
+    if (m.channels <= 0) return bad("channels", "must be positive");
+  } else {
+    if (m.seq_len <= 0) return bad("seq_len", "must be positive");
+    if (m.vocab <= 0) return bad("vocab", "must be positive");
+  }
+  if (m.moe_experts < 0) return bad("moe_experts", "must not be negative");
+  if (m.moe_experts > 0 && (m.moe_top_k <= 0 || m.moe_top_k > m.moe_experts))
+    return bad("moe_top_k", "must be between 1 and moe_experts (" + num(m.moe_experts) + ")");
+  if (m.moe_experts == 0 && m.moe_top_k != 0) return bad("moe_top_k", "set without moe_experts");
+  return std::nullopt;
+}
+
+std::optional<InputProblem> check_plan(const Scenario& s) {
+  if (auto p = check_model(s.model)) return p;
+  const ModelShape& m = s.model;
+  const ParallelPlan& pl = s.plan;
+  const Accelerator& a = s.accelerator;
+  auto bad = [](const std::string& f, std::string why) { return InputProblem{f, why}; };
+  if (a.peak_tflops[static_cast<int>(s.precision)] <= 0)
+    return bad("precision", std::string(to_string(s.precision)) + " is not supported on " + a.id);
+  if (a.devices_per_chip <= 0) return bad("instance.devices_per_chip", "must be positive");
+  if (s.instance.chips_per_node <= 0) return bad("instance.chips_per_node", "must be positive");
+  if (s.nodes <= 0) return bad("nodes", "must be positive");
+  if (s.nodes > 1 && s.instance.inter_node_gbps <= 0)
+    return bad("instance.inter_node_gbps", "is 0 but the job spans " + num(s.nodes) + " nodes");
+  const int degrees[] = {pl.tp, pl.pp, pl.dp, pl.cp, pl.ep, pl.vpp, pl.micro_batch};
+  const char* names[] = {"parallel.tp", "parallel.pp", "parallel.dp", "parallel.cp",
+                         "parallel.ep", "parallel.vpp", "micro_batch"};
+  for (int i = 0; i < 7; ++i)
+    if (degrees[i] <= 0) return bad(names[i], "must be positive (got " + num(degrees[i]) + ")");
+  const long long product = 1LL * pl.tp * pl.pp * pl.dp * pl.cp;
+  const int dev = devices_of(s);
+  if (product != dev)
+    return bad("parallel", "tp x pp x dp x cp = " + num(static_cast<double>(product)) +
+                               " but the cluster has " + num(dev) + " devices (" + num(chips_of(s)) +
+                               " chips x " + num(a.devices_per_chip) + ")");
+  if (m.heads % pl.tp != 0)
+    return bad("parallel.tp", num(pl.tp) + " does not divide heads (" + num(m.heads) + ")");
+  if (pl.tp > m.kv_heads && pl.tp % m.kv_heads != 0)
+    return bad("parallel.tp", num(pl.tp) + " is not a multiple of kv_heads (" + num(m.kv_heads) +
+                                  ") to replicate KV heads");
+  if (pl.tp < m.kv_heads && m.kv_heads % pl.tp != 0)
+    return bad("parallel.tp", num(pl.tp) + " does not divide kv_heads (" + num(m.kv_heads) + ")");
+  if (pl.pp * pl.vpp > m.layers)
+    return bad("parallel.pp", "pp x vpp = " + num(pl.pp * pl.vpp) + " exceeds layers (" +
+                                  num(m.layers) + ")");
+  if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
+  if (tokens_per_sample(m) % pl.cp != 0)
+    return bad("parallel.cp", num(pl.cp) + " does not divide the sequence length (" +
+                                  num(tokens_per_sample(m)) + ")");
+  if (pl.ep > 1) {
+    if (m.moe_experts == 0) return bad("parallel.ep", "needs a mixture-of-experts model");
+    if (m.moe_experts % pl.ep != 0)
+      return bad("parallel.ep", num(pl.ep) + " does not divide moe_experts (" + num(m.moe_experts) + ")");
+    if ((pl.dp * pl.cp) % pl.ep != 0)
+      return bad("parallel.ep", num(pl.ep) + " does not divide dp x cp (" + num(pl.dp * pl.cp) + ")");
+  }
+  if (pl.zero < 0 || pl.zero > 3) return bad("parallel.zero", "must be 0, 1, 2 or 3");
+  if (s.global_batch <= 0) return bad("global_batch", "must be positive");
+  const long long per_step = 1LL * pl.micro_batch * pl.dp;
+  if (s.global_batch % per_step != 0)
+    return bad("global_batch", num(static_cast<double>(s.global_batch)) +
+                                   " is not divisible by micro_batch x dp (" + num(pl.micro_batch) +
+                                   " x " + num(pl.dp) + ")");
+  if (s.mode == TrainingMode::lora && s.lora_rank <= 0)
+    return bad("training.lora_rank", "must be positive for LoRA");
+  if (!(s.train_tokens >= 0) || !std::isfinite(s.train_tokens))
+    return bad("training.tokens", "must be a finite, non-negative number");
+  return std::nullopt;
+}
+
+double model_flops_per_token(const Scenario& s) {
+  const ModelShape& m = s.model;
+  const ParamCounts c = count_params(m);
+  // Matmul parameters: all but the embedding tables; the output layer counts even when tied.
+  double matmul = m.layers * c.per_layer_active;
+  if (m.kind == ModelKind::vit) {
+    matmul += static_cast<double>(m.patch_size) * m.patch_size * m.channels * m.hidden;
+  } else {
+    matmul += static_cast<double>(m.vocab) * m.hidden;
+  }
+  const double attention = 12.0 * m.layers * m.hidden * tokens_per_sample(m);
+  if (s.mode == TrainingMode::lora) {
+    // Frozen weights: forward and activation gradients only; adapters train fully.
+    return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_params(m, s.lora_rank);
+  }
+  return 6.0 * matmul + attention;
+}
+
+Memory memory_per_device(const Scenario& s) {
+  const Ctx x(s);
+  const ParallelPlan& pl = s.plan;
+  Memory mem;
+  const double wbytes = activation_bytes(s.precision);
+  const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
+  // Mixed-precision Adam (Rajbhandari et al. 2020, ZeRO Section 3.1): FP32 master copy and two
+  // FP32 moments; hardware stochastic rounding lets BF16 weights update without the master.
+  const double master = (mixed && s.master_weights) ? 4.0 : 0.0;
+  const double opt_bytes = master + 8.0;
+  const double grad_bytes = mixed ? s.framework.grad_bytes : 4.0;
+  const int shard = pl.dp * pl.cp;  // the distributed optimizer shards over dp x cp
+
+  double worst = -1;
+  for (int stage = 0; stage < (pl.pp > 1 ? 2 : 1); ++stage) {
+    const bool first = stage == 0, last = pl.pp == 1 || stage == 1;
+    const double p_dev = stage_params(x, first, last);
+    const double trainable = trainable_params_per_device(x, p_dev);
+    Memory cur;
+    cur.weights_gib = p_dev * wbytes / (pl.zero >= 3 ? shard : 1) / kGiB;
+    if (s.mode == TrainingMode::lora) cur.weights_gib += trainable * wbytes / kGiB;
+    cur.gradients_gib = trainable * grad_bytes / (pl.zero >= 2 ? shard : 1) / kGiB;
+    cur.optimizer_gib = trainable * opt_bytes / (pl.zero >= 1 ? shard : 1) / kGiB;
+
+    // 1F1B keeps up to pp micro-batches in flight on the first stage; interleaving adds
+    // 1 + (p-1)/(p v) (Korthikanti et al. 2022, Section 4.2.3).
+    double in_flight = 1;
+    if (pl.pp > 1) {
+      const double stages_ahead = first ? pl.pp : 1;
+      in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
+      if (pl.vpp > 1 && first) in_flight *= 1.0 + (pl.pp - 1.0) / (pl.pp * pl.vpp);
+    }
+    double act = x.stage_layers * layer_activation_bytes(x) * in_flight;
+    if (pl.recompute == Recompute::full) {
+      // Recomputing a layer rebuilds its activations once, transiently.
+      Scenario kept = s;
+      kept.plan.recompute = Recompute::selective;
+      act += layer_activation_bytes(Ctx(kept));
+    }
+    if (last && s.model.kind != ModelKind::vit) {
+      // 16-bit logits plus the FP32 copy a fused cross-entropy keeps for its gradient.
+      act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + 4.0);
+    }
+    cur.activations_gib = act / kGiB;
+    // Runtime reserve, two gradient buckets in flight, and ZeRO-3's prefetched layer weights.
+    double other = s.accelerator.cal.runtime_reserve_gib / s.accelerator.devices_per_chip;
+    other += 2.0 * s.framework.bucket_mib / 1024.0;
+    if (pl.zero >= 3) other += 2.0 * p_dev / std::max(1, x.stage_layers) * wbytes / kGiB;
+    cur.other_gib = other;
+    cur.total_gib = cur.weights_gib + cur.gradients_gib + cur.optimizer_gib + cur.activations_gib +
+                    cur.other_gib;
+    if (cur.total_gib > worst) {
+      worst = cur.total_gib;
+      mem = cur;
+    }
+  }
+  mem.capacity_gib = s.accelerator.hbm_gib / s.accelerator.devices_per_chip;
+  mem.fits = mem.total_gib <= mem.capacity_gib;
+  return mem;
+}
+
+namespace {
+int largest_fitting_micro_batch(const Scenario& s) {
+  const long long per_dp = s.global_batch / std::max(1, s.plan.dp);
+  int best = 0;
+  Scenario trial = s;
+  for (long long b = 1; b <= std::min<long long>(per_dp, 4096); ++b) {
+    if (per_dp % b != 0) continue;
+    trial.plan.micro_batch = static_cast<int>(b);
+    if (!memory_per_device(trial).fits) break;
+    best = static_cast<int>(b);
+  }
+  return best;
+}
+}  // namespace
+
+Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
+  const Ctx x(s);
+  const ParallelPlan& pl = s.plan;
+  const ModelShape& m = s.model;
+  Estimate out;
+  out.plan = pl;
+  out.chips = chips_of(s);
+  out.devices = x.devices;
+  out.grad_accum = x.micro_batches;
+
+  const LayerTimes L = layer_times(x);
+  const EdgeTimes E = edge_times(x);
+  const double n = x.stage_layers;
+  const bool full_rc = pl.recompute == Recompute::full;
+  const bool sel_rc = pl.recompute == Recompute::selective;
+
+  // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
+  const double edge = std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
+  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + edge;
+  const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
+  const double mb_memory = n * (L.memory_fwd + L.memory_bwd);
+  const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
+  const double mb_cp = n * L.cp;
+  const double mb_ep = n * (L.ep_fwd + L.ep_bwd);
+  // Full recompute replays each layer's forward, collectives included; selective replays only
+  // the attention core (Korthikanti et al. 2022, Section 5).
+  double mb_recompute = 0;
+  if (full_rc) mb_recompute = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.ep_fwd);
+  if (sel_rc) mb_recompute = n * L.attention_fwd;
+
+  // Pipeline point-to-point: each virtual stage sends activations forward and gradients back;
+  // the scatter-gather optimisation sends 1/tp of the tensor (Narayanan et al. 2021, Section 4.1).
+  double mb_p2p = 0;
+  if (pl.pp > 1) {
+    const double bytes = x.tokens_mb * m.hidden * x.act_bytes / pl.tp;
+    const int stage_size = pl.tp * pl.cp * pl.dp;
+    const Link& link = stage_size >= x.devices_per_node ? x.inter : x.intra;
+    mb_p2p = 2.0 * pl.vpp * point_to_point_s(bytes, link);
+  }
+
+  const double mb_total = mb_matmul + mb_attention + mb_memory + mb_tp + mb_cp + mb_ep +
+                          mb_recompute + mb_p2p;
+  const double mbs = static_cast<double>(x.micro_batches);
+  // 1F1B bubble: (p - 1) / v micro-batch times (Narayanan et al. 2021, Section 2.2).
+  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * mb_total : 0.0;
+
+  // Data parallelism: gradients of the trainable parameters a rank holds, reduced across dp x cp
+  // (ranks with stride tp). ZeRO-1/2 reduce-scatter gradients and all-gather updated weights;
+  // ZeRO-3 / FSDP also all-gathers weights in forward and backward of every micro-batch
+  // (Rajbhandari et al. 2020). Gradient reduction overlaps the last micro-batch's backward except
+  // its last bucket (Li et al. 2020, PyTorch DDP).
+  const double p_dev = stage_params(x, true, pl.pp == 1);
+  const double trainable = trainable_params_per_device(x, p_dev);
+  const int dp_n = pl.dp * pl.cp;
+  const double grad_bytes = trainable * s.framework.grad_bytes;
+  const double weight_bytes = trainable * activation_bytes(s.precision);
+  double dp_comm = 0, dp_hideable = 0;
+  if (dp_n > 1) {
+    if (pl.zero == 0) {
+      dp_comm = x.group_all_reduce_s(grad_bytes, dp_n, pl.tp);
+    } else {
+      dp_comm = x.group_reduce_scatter_s(grad_bytes, dp_n, pl.tp) +
+                x.group_reduce_scatter_s(weight_bytes, dp_n, pl.tp);
+    }
+    const double bwd_mb = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);
+    dp_hideable = s.framework.dp_overlap * bwd_mb;
+    if (pl.zero >= 3) {
+      // Weight gathers run ahead of each micro-batch's layers and hide behind its compute.
+      const double gathers = 2.0 * x.group_reduce_scatter_s(p_dev * activation_bytes(s.precision),
+                                                            dp_n, pl.tp);
+      dp_comm += mbs * gathers;
+      dp_hideable += s.framework.dp_overlap * (mbs - 1) * (mb_matmul + mb_attention);
+    }
+  }
+  const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
+  const double dp_exposed = dp_comm > 0 ? std::max(dp_comm - dp_hideable, dp_comm * bucket) : 0.0;
+
+  // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
+  // 16-bit weights, for the parameters this rank owns (HBM-bound).
+  const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
+  const double owned = trainable / (pl.zero >= 1 ? dp_n : 1);
+  const double adam_bytes = s.framework.grad_bytes + 2 * 8.0 +
+                            (mixed && s.master_weights ? 2 * 4.0 + 2.0 : 2 * activation_bytes(s.precision));
+  const double optimizer = owned * adam_bytes / x.hbm_bytes_per_s;
+
+  out.breakdown_s = {
+      {"matmul", mbs * mb_matmul},
+      {"attention", mbs * mb_attention},
+      {"memory_bound", mbs * mb_memory},
+      {"recompute", mbs * mb_recompute},
+      {"tp_comm", mbs * mb_tp},
+      {"cp_comm", mbs * mb_cp},
+      {"ep_comm", mbs * mb_ep},
+      {"pp_p2p", mbs * mb_p2p},
+      {"pp_bubble", bubble},
+      {"dp_comm", dp_exposed},
+      {"optimizer", optimizer},
+  };
+  double step = 0;
+  for (const auto& t : out.breakdown_s) step += t.value;
+  out.step_time_s = step;
+
+  const int s_len = tokens_per_sample(m);
+  const double tokens_per_step = static_cast<double>(s.global_batch) * s_len;
+  out.tokens_per_s = tokens_per_step / step;
+  out.samples_per_s = static_cast<double>(s.global_batch) / step;
+  out.tokens_per_s_per_chip = out.tokens_per_s / out.chips;
+  out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
+  // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
+  // the attention scores for selective.
+  const double attention_fwd_per_token = 4.0 * m.layers * m.hidden * s_len;
+  double replay = 0;
+  if (full_rc) replay = out.model_flops_per_step / 3.0;
+  if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
+  out.hardware_flops_per_step = out.model_flops_per_step + replay;
+  const double peak = s.accelerator.peak_tflops[static_cast<int>(s.precision)] * 1e12;
+  out.mfu = out.model_flops_per_step / (step * out.chips * peak);
+  out.hfu = out.hardware_flops_per_step / (step * out.chips * peak);
+  out.tflops_per_chip = out.model_flops_per_step / step / out.chips / 1e12;
+  out.steps = tokens_per_step > 0 ? s.train_tokens / tokens_per_step : 0;
+  out.train_time_s = out.steps * step;
+
+  out.memory = memory_per_device(s);
+  if (find_max_micro_batch) out.memory.max_micro_batch = largest_fitting_micro_batch(s);
+  const ParamCounts c = x.params;
+  out.params = c.total;
+  out.active_params = c.active;
+  const double trainable_total = s.mode == TrainingMode::lora ? lora_params(m, s.lora_rank) : c.total;
+  out.checkpoint_bytes = c.total * activation_bytes(s.precision) +
+                         trainable_total * ((mixed && s.master_weights) ? 12.0 : 8.0);
+
+  if (m.layers % (pl.pp * pl.vpp) != 0)
+    out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" +
+                           num(pl.pp * pl.vpp) + "): stages are uneven and the largest sets the pace");
+  if (pl.tp > m.kv_heads)
+    out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
+                           "): KV heads are replicated");
+  if (pl.tp > x.devices_per_node)
+    out.warnings.push_back("tp (" + num(pl.tp) + ") spans nodes: its collectives cross the network");
+  if (pl.tp > 1 && !pl.sequence_parallel)
+    out.warnings.push_back("tensor parallelism without sequence parallelism replicates norm and "
+                           "dropout activations on every tp rank");
+  if (!out.memory.fits)
+    out.warnings.push_back("does not fit: " + num(std::round(out.memory.total_gib * 10) / 10) +
+                           " GiB per device needed, " + num(out.memory.capacity_gib) + " GiB available" +
+                           (out.memory.max_micro_batch > 0
+                                ? "; micro_batch " + num(out.memory.max_micro_batch) + " would fit"
+                                : "; no micro-batch fits this plan"));
+  return out;
+}
+
+}  // namespace tc

@@ -1,0 +1,37 @@
+// Step time, throughput, utilization and memory of one training job under one parallel plan.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "core/types.hpp"
+
+namespace tc {
+
+// A problem with the inputs, naming the scenario field it comes from.
+struct InputProblem {
+  std::string field;
+  std::string reason;
+};
+
+// Checks the shape, the cluster and the plan; the first problem found, or nothing.
+std::optional<InputProblem> check_model(const ModelShape& m);
+std::optional<InputProblem> check_plan(const Scenario& s);
+
+int devices_of(const Scenario& s);
+int chips_of(const Scenario& s);
+
+// Sequence length of one sample: the model's seq_len, or the patch count for ViT.
+int tokens_per_sample(const ModelShape& m);
+
+// Model FLOPs per token for MFU: PaLM convention (Chowdhery et al. 2022, Appendix B), 6 N per
+// token for the matmul parameters (output layer included, embedding lookups excluded) plus
+// 12 l h s for attention (non-causal, as PaLM counts it); LoRA: 4 N + 6 N_adapter.
+double model_flops_per_token(const Scenario& s);
+
+Memory memory_per_device(const Scenario& s);
+
+// Estimate for a plan already checked by check_plan. The largest fitting micro-batch is a search
+// of its own; the plan search skips it for the plans it discards.
+Estimate estimate(const Scenario& s, bool find_max_micro_batch = true);
+
+}  // namespace tc

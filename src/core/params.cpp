@@ -1,0 +1,83 @@
+#include "core/params.hpp"
+
+namespace tc {
+
+int vit_tokens(const ModelShape& m) {
+  if (m.patch_size <= 0) return 0;
+  const int per_side = m.image_size / m.patch_size;
+  return per_side * per_side + 1;
+}
+
+int head_dim(const ModelShape& m) { return m.heads > 0 ? m.hidden / m.heads : 0; }
+
+namespace {
+double ffn_matrices(const ModelShape& m) { return m.gated_ffn ? 3.0 : 2.0; }
+
+// One FFN (dense or one expert) of width f: gated = 3 matrices (SwiGLU, Shazeer 2020), plain = 2.
+double ffn_params(const ModelShape& m) {
+  const double h = m.hidden, f = m.ffn_hidden;
+  double p = ffn_matrices(m) * h * f;
+  if (m.biases) p += (m.gated_ffn ? 2.0 * f : f) + h;
+  return p;
+}
+}  // namespace
+
+ParamCounts count_params(const ModelShape& m) {
+  ParamCounts c;
+  const double h = m.hidden;
+  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  // GQA (Ainslie et al. 2023): K and V project to kv_heads x head_dim.
+  c.attention = 2.0 * h * h + 2.0 * h * kv + (m.biases ? h + 2.0 * kv + h : 0.0);
+  // LayerNorm has a scale and a bias; RMSNorm only a scale. Two per block (pre-attention, pre-FFN).
+  c.norms = (m.biases ? 4.0 : 2.0) * h;
+  if (m.moe_experts > 0) {
+    c.expert = ffn_params(m);
+    c.shared_experts = m.moe_shared_experts * c.expert;
+    c.router = h * m.moe_experts;
+  } else {
+    c.ffn_dense = ffn_params(m);
+  }
+  c.per_layer_total = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts +
+                      m.moe_experts * c.expert;
+  c.per_layer_active = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts +
+                       m.moe_top_k * c.expert;
+
+  const double final_norm = (m.biases ? 2.0 : 1.0) * h;
+  switch (m.kind) {
+    case ModelKind::vit: {
+      // Patch embedding is a conv with patch^2 x channels inputs per output; plus CLS and positions.
+      const double patch_in = static_cast<double>(m.patch_size) * m.patch_size * m.channels;
+      c.embeddings = patch_in * h + h + h + static_cast<double>(vit_tokens(m)) * h + final_norm;
+      c.output = m.num_classes > 0 ? (h + 1.0) * m.num_classes : 0.0;
+      break;
+    }
+    case ModelKind::encoder: {
+      // BERT: token, position and segment embeddings with a LayerNorm; pooler; MLM head transform
+      // (dense + LayerNorm) with an output bias over the vocabulary (decoder weights tied).
+      c.embeddings = static_cast<double>(m.vocab) * h + m.learned_positions * h + 2.0 * h + 2.0 * h;
+      c.output = (h * h + h) + (h * h + h + 2.0 * h) + m.vocab;
+      break;
+    }
+    case ModelKind::decoder: {
+      c.embeddings = static_cast<double>(m.vocab) * h + m.learned_positions * h + final_norm;
+      c.output = m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab) * h;
+      break;
+    }
+  }
+  c.total = m.layers * c.per_layer_total + c.embeddings + c.output;
+  c.active = m.layers * c.per_layer_active + c.embeddings + c.output;
+  return c;
+}
+
+double lora_params(const ModelShape& m, int rank) {
+  if (rank <= 0) return 0;
+  const double h = m.hidden, f = m.ffn_hidden, r = rank;
+  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out).
+  const double attn = r * ((h + h) + (h + kv) + (h + kv) + (h + h));
+  const double ffn_each = r * (h + f);
+  const double experts = m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1;
+  return m.layers * (attn + experts * ffn_matrices(m) * ffn_each);
+}
+
+}  // namespace tc

@@ -1,0 +1,30 @@
+// Parameter counts from a model's shape (Shoeybi et al. 2019 for the transformer block; Vaswani
+// et al. 2017; Dosovitskiy et al. 2021 for ViT; Devlin et al. 2019 for BERT).
+#pragma once
+#include "core/types.hpp"
+
+namespace tc {
+
+struct ParamCounts {
+  double attention = 0;     // per layer: Q, K, V, O projections (+ biases)
+  double ffn_dense = 0;     // per layer, dense FFN (0 for MoE layers)
+  double expert = 0;        // one routed expert's FFN
+  double shared_experts = 0;// per layer, always-active experts
+  double router = 0;        // per layer
+  double norms = 0;         // per layer
+  double embeddings = 0;    // token (+ position, patch, type) embeddings, final norm
+  double output = 0;        // untied output layer or classification head
+  double total = 0;
+  double active = 0;        // touched per token (top-k experts only)
+  double per_layer_total = 0;
+  double per_layer_active = 0;
+};
+
+int vit_tokens(const ModelShape& m);             // patches + CLS token
+int head_dim(const ModelShape& m);
+ParamCounts count_params(const ModelShape& m);
+// LoRA adapters on the four attention projections and the FFN matrices of every layer
+// (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers).
+double lora_params(const ModelShape& m, int rank);
+
+}  // namespace tc

@@ -1,0 +1,119 @@
+#include "core/plan_search.hpp"
+
+#include <algorithm>
+
+namespace tc {
+
+namespace {
+
+std::vector<int> divisors(int n, int limit) {
+  std::vector<int> d;
+  for (int i = 1; i <= n && i <= limit; ++i)
+    if (n % i == 0) d.push_back(i);
+  return d;
+}
+
+std::vector<int> choices(int requested, std::vector<int> all) {
+  if (requested != kAuto) return {requested};
+  return all;
+}
+
+}  // namespace
+
+SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
+  SearchResult res;
+  const int devices = devices_of(base);
+  const int per_node = base.instance.chips_per_node * base.accelerator.devices_per_chip;
+  const ModelShape& m = base.model;
+  if (auto p = check_model(m)) {
+    res.why_none = *p;
+    return res;
+  }
+
+  // Tensor parallelism stays inside the scale-up domain unless asked for explicitly.
+  const auto tps = choices(rq.tp, divisors(devices, std::min(per_node, m.heads)));
+  const auto cps = choices(rq.cp, {1});
+  const auto eps = choices(rq.ep, {1});
+  const auto zeros = choices(rq.zero, {0, 1, 2, 3});
+  const auto recomputes = choices(rq.recompute, {static_cast<int>(Recompute::none),
+                                                 static_cast<int>(Recompute::selective),
+                                                 static_cast<int>(Recompute::full)});
+
+  Scenario s = base;
+  std::optional<Estimate> best_fit, least_memory;
+  bool have_problem = false;
+  for (int tp : tps) {
+    for (int cp : cps) {
+      const int rest = devices / std::max(1, tp * cp);
+      if (rest * tp * cp != devices) continue;
+      for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
+        const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
+        if (dp * pp != rest && rq.dp == kAuto) continue;
+        std::vector<int> vpps = {1};
+        if (rq.vpp != kAuto) {
+          vpps = {rq.vpp};
+        } else if (pp > 1) {
+          for (int v = 2; v <= 8 && pp * v <= m.layers; v *= 2)
+            if (m.layers % (pp * v) == 0) vpps.push_back(v);
+        }
+        std::vector<int> mbs;
+        if (rq.micro_batch != kAuto) {
+          mbs = {rq.micro_batch};
+        } else {
+          const long long per_dp = dp > 0 ? base.global_batch / dp : 0;
+          for (int b = 1; b <= 64 && b <= per_dp; b *= 2)
+            if (per_dp % b == 0) mbs.push_back(b);
+          if (mbs.empty()) mbs = {1};
+        }
+        const std::vector<int> sps =
+            rq.sequence_parallel != kAuto ? std::vector<int>{rq.sequence_parallel}
+                                          : std::vector<int>{tp > 1 ? 1 : 0};
+        for (int vpp : vpps)
+          for (int ep : eps)
+            for (int zero : zeros) {
+              if (zero > 0 && dp * cp == 1 && rq.zero == kAuto) continue;
+              for (int b : mbs)
+                for (int sp : sps)
+                  for (int rc : recomputes) {
+                    ++res.considered;
+                    s.plan = {tp, pp, dp, cp, ep, vpp, sp != 0, zero, b, static_cast<Recompute>(rc)};
+                    if (auto p = check_plan(s)) {
+                      if (!have_problem) res.why_none = *p;
+                      have_problem = true;
+                      continue;
+                    }
+                    ++res.valid;
+                    const Memory mem = memory_per_device(s);
+                    if (!mem.fits) {
+                      if (!best_fit && (!least_memory || mem.total_gib < least_memory->memory.total_gib)) {
+                        least_memory = Estimate{};
+                        least_memory->plan = s.plan;
+                        least_memory->memory = mem;
+                      }
+                      continue;
+                    }
+                    ++res.fitting;
+                    Estimate e = estimate(s, false);
+                    if (!best_fit || e.step_time_s < best_fit->step_time_s ||
+                        (e.step_time_s == best_fit->step_time_s &&
+                         e.memory.total_gib < best_fit->memory.total_gib))
+                      best_fit = std::move(e);
+                  }
+            }
+      }
+    }
+  }
+  if (best_fit) {
+    s.plan = best_fit->plan;
+    res.best = estimate(s);
+  } else if (least_memory) {
+    s.plan = least_memory->plan;
+    res.best = estimate(s);
+    res.best->warnings.push_back("no plan among " + std::to_string(res.valid) +
+                                 " valid ones fits in memory; showing the one needing the least");
+  }
+  if (res.best) res.best->plans_considered = res.considered;
+  return res;
+}
+
+}  // namespace tc

@@ -1,0 +1,247 @@
+// Formulas of src/core against hand-worked values from their sources, and model invariants.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/collectives.hpp"
+#include "core/estimate.hpp"
+#include "core/params.hpp"
+#include "core/plan_search.hpp"
+
+namespace tc {
+namespace {
+
+ModelShape llama(int layers, int hidden, int ffn, int heads, int kv, int vocab) {
+  ModelShape m;
+  m.layers = layers;
+  m.hidden = hidden;
+  m.ffn_hidden = ffn;
+  m.heads = heads;
+  m.kv_heads = kv;
+  m.seq_len = 8192;
+  m.vocab = vocab;
+  return m;
+}
+
+ModelShape gpt3() {
+  ModelShape m = llama(96, 12288, 49152, 96, 96, 50257);
+  m.gated_ffn = false;
+  m.biases = true;
+  m.tied_embeddings = true;
+  m.learned_positions = 2048;
+  m.seq_len = 2048;
+  return m;
+}
+
+// Published counts: Llama 3.1 model card (8.03B, 70.6B, 405.9B), Brown et al. 2020 (175B;
+// 174.6B from the shape), Jiang et al. 2024 (Mixtral 46.7B total, 12.9B active),
+// Dosovitskiy et al. 2021 (ViT-L/16 304M with a 1000-class head).
+TEST(Params, Llama31) {
+  EXPECT_NEAR(count_params(llama(32, 4096, 14336, 32, 8, 128256)).total / 1e9, 8.03, 0.01);
+  EXPECT_NEAR(count_params(llama(80, 8192, 28672, 64, 8, 128256)).total / 1e9, 70.55, 0.1);
+  EXPECT_NEAR(count_params(llama(126, 16384, 53248, 128, 8, 128256)).total / 1e9, 405.85, 0.3);
+}
+
+TEST(Params, Gpt3) { EXPECT_NEAR(count_params(gpt3()).total / 1e9, 174.6, 0.2); }
+
+TEST(Params, Mixtral) {
+  ModelShape m = llama(32, 4096, 14336, 32, 8, 32000);
+  m.moe_experts = 8;
+  m.moe_top_k = 2;
+  const ParamCounts c = count_params(m);
+  EXPECT_NEAR(c.total / 1e9, 46.7, 0.1);
+  EXPECT_NEAR(c.active / 1e9, 12.9, 0.1);
+}
+
+TEST(Params, VitLarge) {
+  ModelShape m;
+  m.kind = ModelKind::vit;
+  m.layers = 24;
+  m.hidden = 1024;
+  m.ffn_hidden = 4096;
+  m.heads = 16;
+  m.kv_heads = 16;
+  m.gated_ffn = false;
+  m.biases = true;
+  m.image_size = 224;
+  m.patch_size = 16;
+  m.num_classes = 1000;
+  EXPECT_EQ(vit_tokens(m), 197);
+  EXPECT_NEAR(count_params(m).total / 1e6, 304.3, 1.0);
+}
+
+TEST(Collectives, RingAllReduceHandWorked) {
+  // 1 GB over 8 ranks at 100 GB/s, 5 us per step: 2*7/8 * 10 ms + 14 * 5 us.
+  const Link link{100e9, 5e-6};
+  EXPECT_NEAR(all_reduce_s(1e9, 8, link), 0.0175 + 70e-6, 1e-12);
+  EXPECT_NEAR(reduce_scatter_s(1e9, 8, link), (0.0175 + 70e-6) / 2, 1e-12);
+  EXPECT_EQ(all_reduce_s(1e9, 1, link), 0.0);
+  // Hierarchical with a single node equals the intra-node ring.
+  EXPECT_NEAR(hierarchical_all_reduce_s(1e9, 8, 1, link, link), all_reduce_s(1e9, 8, link), 1e-12);
+}
+
+Scenario h100_scenario() {
+  Scenario s;
+  s.model = llama(32, 4096, 14336, 32, 8, 128256);
+  s.accelerator.id = "h100-sxm";
+  s.accelerator.peak_tflops = {66.9, 494.7, 989.4, 989.4, 1978.9};
+  s.accelerator.hbm_gib = 80;
+  s.accelerator.hbm_tbps = 3.35;
+  s.instance.chips_per_node = 8;
+  s.instance.intra = {"NVSwitch", 450, 3, 0.8};
+  s.instance.inter_node_gbps = 3200;
+  s.instance.inter = {"EFA", 0, 15, 0.7};
+  s.nodes = 4;
+  s.plan = {1, 1, 32, 1, 1, 1, false, 1, 1, Recompute::selective};
+  s.global_batch = 256;
+  s.train_tokens = 1e12;
+  return s;
+}
+
+TEST(Estimate, BreakdownSumsToStepTime) {
+  Scenario s = h100_scenario();
+  s.plan = {4, 2, 4, 1, 1, 2, true, 1, 1, Recompute::full};
+  ASSERT_FALSE(check_plan(s));
+  const Estimate e = estimate(s);
+  double sum = 0;
+  for (const auto& t : e.breakdown_s) {
+    EXPECT_GE(t.value, 0) << t.name;
+    sum += t.value;
+  }
+  EXPECT_NEAR(sum, e.step_time_s, 1e-12 * e.step_time_s);
+  EXPECT_GT(e.mfu, 0.05);
+  EXPECT_LT(e.mfu, 1.0);
+  EXPECT_GE(e.hfu, e.mfu);
+  EXPECT_NEAR(e.tokens_per_s, 256.0 * 8192 / e.step_time_s, 1e-6 * e.tokens_per_s);
+}
+
+TEST(Estimate, ModelFlopsFollowPalmConvention) {
+  Scenario s = h100_scenario();
+  const ParamCounts c = count_params(s.model);
+  // Untied: the input embedding table and the final norm are not matmul parameters.
+  const double n_matmul = c.total - 128256.0 * 4096 - 4096;
+  EXPECT_NEAR(model_flops_per_token(s), 6 * n_matmul + 12.0 * 32 * 4096 * 8192, 1.0);
+}
+
+TEST(Estimate, MoreMicroBatchesShrinkTheBubble) {
+  Scenario s = h100_scenario();
+  s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};
+  auto bubble_share = [&](long long gb) {
+    s.global_batch = gb;
+    const Estimate e = estimate(s);
+    for (const auto& t : e.breakdown_s)
+      if (t.name == "pp_bubble") return t.value / e.step_time_s;
+    return -1.0;
+  };
+  EXPECT_GT(bubble_share(8), bubble_share(64));
+  EXPECT_NEAR(bubble_share(64), 3.0 / (64 + 3), 0.02);  // (p-1)/(m+p-1) with small p2p share
+}
+
+TEST(Estimate, InterleavingShrinksTheBubble) {
+  Scenario s = h100_scenario();
+  s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};
+  s.global_batch = 16;
+  const double plain = estimate(s).step_time_s;
+  s.plan.vpp = 2;
+  EXPECT_LT(estimate(s).step_time_s, plain);
+}
+
+TEST(Memory, GrowsWithMicroBatch) {
+  Scenario s = h100_scenario();
+  double last = 0;
+  for (int b : {1, 2, 4, 8}) {
+    s.plan.micro_batch = b;
+    const Memory m = memory_per_device(s);
+    EXPECT_GT(m.activations_gib, last);
+    last = m.activations_gib;
+  }
+}
+
+TEST(Memory, KorthikantiTable2SequenceParallel) {
+  // GPT block (f = 4h, MHA, dropout) with tp and sequence parallelism and selective recompute:
+  // s b h (34 / t) bytes per layer (Korthikanti et al. 2022, Table 2).
+  Scenario s = h100_scenario();
+  s.model = gpt3();
+  s.model.dropout = true;
+  s.nodes = 1;
+  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
+  s.global_batch = 1;
+  s.train_tokens = 0;
+  const double expected_layer = 2048.0 * 12288 * 34 / 8;
+  const Memory m = memory_per_device(s);
+  const double logits = 2048.0 * (50257 / 8) * 6;
+  EXPECT_NEAR(m.activations_gib * 1024 * 1024 * 1024, 96 * expected_layer + logits,
+              0.01 * 96 * expected_layer);
+}
+
+TEST(Memory, ZeroShardsOptimizerState) {
+  Scenario s = h100_scenario();
+  s.plan.zero = 0;
+  const Memory z0 = memory_per_device(s);
+  s.plan.zero = 1;
+  const Memory z1 = memory_per_device(s);
+  s.plan.zero = 3;
+  const Memory z3 = memory_per_device(s);
+  EXPECT_NEAR(z1.optimizer_gib, z0.optimizer_gib / 32, 1e-9);
+  EXPECT_NEAR(z0.optimizer_gib, 8.03e9 * 12 / (1024.0 * 1024 * 1024), 0.1);
+  EXPECT_LT(z3.weights_gib, z1.weights_gib);
+}
+
+TEST(Estimate, MoreChipsNeverLowerStepFlops) {
+  Scenario s = h100_scenario();
+  double last = 0;
+  for (int nodes : {1, 2, 4, 8}) {
+    s.nodes = nodes;
+    s.plan.dp = nodes * 8;
+    const Estimate e = estimate(s);
+    EXPECT_GE(e.hardware_flops_per_step, last);
+    last = e.hardware_flops_per_step;
+  }
+}
+
+TEST(Check, NamesTheField) {
+  Scenario s = h100_scenario();
+  s.plan.tp = 3;
+  s.plan.dp = 32;
+  auto p = check_plan(s);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "parallel");
+  s.model.heads = 64;
+  s.model.hidden = 8192;
+  s.plan = {12, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
+  s.nodes = 1;
+  s.instance.chips_per_node = 12;
+  p = check_plan(s);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "parallel.tp");
+  EXPECT_EQ(p->reason, "12 does not divide heads (64)");
+}
+
+TEST(Check, GlobalBatchDivisibility) {
+  Scenario s = h100_scenario();
+  s.global_batch = 100;
+  auto p = check_plan(s);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "global_batch");
+}
+
+TEST(Search, FindsAFittingPlanAndCountsThem) {
+  Scenario s = h100_scenario();
+  s.model = llama(80, 8192, 28672, 64, 8, 128256);
+  s.nodes = 16;
+  s.global_batch = 1024;
+  const SearchResult r = search_plan(s, PlanRequest{});
+  ASSERT_TRUE(r.best);
+  EXPECT_TRUE(r.best->memory.fits);
+  EXPECT_GT(r.considered, 50);
+  EXPECT_EQ(r.best->plans_considered, r.considered);
+  EXPECT_GT(r.best->mfu, 0.2);
+  // The winner is at least as fast as a hand-picked Megatron layout.
+  Scenario hand = s;
+  hand.plan = {8, 4, 4, 1, 1, 1, true, 1, 1, Recompute::selective};
+  ASSERT_FALSE(check_plan(hand));
+  EXPECT_LE(r.best->step_time_s, estimate(hand).step_time_s * (1 + 1e-12));
+}
+
+}  // namespace
+}  // namespace tc
