@@ -1,0 +1,362 @@
+#include "io/json_util.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <set>
+
+namespace tc::io {
+
+std::string path_key(const std::string& base, std::string_view key) {
+  if (base.empty() || base.back() == ' ') return base + std::string(key);
+  return base + "." + std::string(key);
+}
+
+std::string path_index(const std::string& base, std::size_t index) {
+  return base + "[" + std::to_string(index) + "]";
+}
+
+namespace {
+
+// Tracks where the parser is, so that a duplicate key can be reported with its path.
+struct Frame {
+  bool object = false;
+  std::set<std::string> keys;
+  std::string key;
+  std::size_t index = 0;
+};
+
+std::string frames_path(const std::vector<Frame>& frames, const std::string& label) {
+  std::string path = label.empty() ? std::string() : label + ": ";
+  for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+    path = frames[i].object ? path_key(path, frames[i].key) : path_index(path, frames[i].index);
+  }
+  return path;
+}
+
+std::string strip_library_prefix(const std::string& what) {
+  // "[json.exception.parse_error.101] parse error at line 3, ..." -> "parse error at line 3, ..."
+  const auto close = what.find("] ");
+  return what.rfind("[json.exception.", 0) == 0 && close != std::string::npos
+             ? what.substr(close + 2)
+             : what;
+}
+
+}  // namespace
+
+Json parse_json(const std::string& text, const std::string& label) {
+  std::vector<Frame> frames;
+  auto completed_value = [&frames] {
+    if (!frames.empty() && !frames.back().object) ++frames.back().index;
+  };
+  Json::parser_callback_t callback = [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        frames.push_back(Frame{true, {}, {}, 0});
+        break;
+      case Json::parse_event_t::array_start:
+        frames.push_back(Frame{false, {}, {}, 0});
+        break;
+      case Json::parse_event_t::key: {
+        Frame& top = frames.back();
+        top.key = parsed.get<std::string>();
+        if (!top.keys.insert(top.key).second) {
+          frames.push_back(Frame{});  // so that frames_path includes the key itself
+          throw InputError(frames_path(frames, label), "duplicate key");
+        }
+        break;
+      }
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        frames.pop_back();
+        completed_value();
+        break;
+      case Json::parse_event_t::value:
+        completed_value();
+        break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text, callback);
+  } catch (const Json::exception& e) {
+    throw InputError(label, "malformed JSON: " + strip_library_prefix(e.what()));
+  }
+}
+
+std::string format_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+std::string describe_value(const Json& v) {
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    return "string \"" + s + "\"";
+  }
+  if (v.is_number()) return format_number(v.get<double>());
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_null()) return "null";
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  return v.type_name();
+}
+
+void require_object(const Json& obj, const std::string& path) {
+  if (!obj.is_object()) throw InputError(path, "must be an object (got " + describe_value(obj) + ")");
+}
+
+bool has_key(const Json& obj, std::string_view key) {
+  return obj.is_object() && obj.find(std::string(key)) != obj.end();
+}
+
+const Json& require_key(const Json& obj, std::string_view key, const std::string& path) {
+  require_object(obj, path);
+  const auto it = obj.find(std::string(key));
+  if (it == obj.end()) throw InputError(path_key(path, key), "missing (required)");
+  return *it;
+}
+
+const Json& get_object(const Json& obj, std::string_view key, const std::string& path) {
+  const Json& v = require_key(obj, key, path);
+  require_object(v, path_key(path, key));
+  return v;
+}
+
+const Json& get_array(const Json& obj, std::string_view key, const std::string& path,
+                      std::size_t max_items) {
+  const Json& v = require_key(obj, key, path);
+  const std::string p = path_key(path, key);
+  if (!v.is_array()) throw InputError(p, "must be an array (got " + describe_value(v) + ")");
+  if (v.size() > max_items) {
+    throw InputError(p, "has " + std::to_string(v.size()) + " items; at most " +
+                            std::to_string(max_items) + " are allowed");
+  }
+  return v;
+}
+
+namespace {
+std::string join(const std::vector<std::string_view>& items) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += ", ";
+    out += s;
+  }
+  return out;
+}
+
+// Suggest a close match only when it is plausibly a typo, not an unrelated word.
+std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& options) {
+  std::size_t best = std::string::npos;
+  std::string_view best_option;
+  for (const auto& o : options) {
+    const std::size_t d = edit_distance(word, o);
+    if (d < best) {
+      best = d;
+      best_option = o;
+    }
+  }
+  if (best_option.empty() || best > std::max<std::size_t>(2, word.size() / 3)) return {};
+  return " (did you mean '" + std::string(best_option) + "'?)";
+}
+}  // namespace
+
+void check_keys(const Json& obj, const std::string& path,
+                const std::vector<std::string_view>& allowed) {
+  require_object(obj, path);
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+    throw InputError(path_key(path, it.key()), "unknown key" + did_you_mean(it.key(), allowed) +
+                                                   "; allowed keys: " + join(allowed));
+  }
+}
+
+double to_number(const Json& v, const std::string& path, double min, double max) {
+  if (!v.is_number()) throw InputError(path, "must be a number (got " + describe_value(v) + ")");
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) throw InputError(path, "must be a finite number (got " + format_number(d) + ")");
+  if (d < min) throw InputError(path, "must be >= " + format_number(min) + " (got " + format_number(d) + ")");
+  if (d > max) throw InputError(path, "must be <= " + format_number(max) + " (got " + format_number(d) + ")");
+  return d;
+}
+
+double to_positive(const Json& v, const std::string& path, double max) {
+  const double d = to_number(v, path, -HUGE_VAL, max);
+  if (!(d > 0)) throw InputError(path, "must be > 0 (got " + format_number(d) + ")");
+  return d;
+}
+
+long long to_int64(const Json& v, const std::string& path, long long min, long long max) {
+  // Range first, in double, so that a huge value is reported as out of range, not as overflow.
+  const double d = to_number(v, path, static_cast<double>(min), static_cast<double>(max));
+  if (v.is_number_float() && d != std::floor(d)) {
+    throw InputError(path, "must be an integer (got " + format_number(d) + ")");
+  }
+  return static_cast<long long>(d);
+}
+
+bool to_bool(const Json& v, const std::string& path) {
+  if (!v.is_boolean()) {
+    throw InputError(path, "must be true or false (got " + describe_value(v) + ")");
+  }
+  return v.get<bool>();
+}
+
+std::string to_string_value(const Json& v, const std::string& path, std::size_t max_len) {
+  if (!v.is_string()) throw InputError(path, "must be a string (got " + describe_value(v) + ")");
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.empty()) throw InputError(path, "must not be empty");
+  if (s.size() > max_len) {
+    throw InputError(path, "must be at most " + std::to_string(max_len) + " characters (got " +
+                               std::to_string(s.size()) + ")");
+  }
+  // Text ends up in terminals, HTML and URLs: control characters there are never intended.
+  for (const unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f) throw InputError(path, "must not contain control characters");
+  }
+  return s;
+}
+
+double get_number(const Json& obj, std::string_view key, const std::string& path, double min,
+                  double max) {
+  return to_number(require_key(obj, key, path), path_key(path, key), min, max);
+}
+
+double get_number_or(const Json& obj, std::string_view key, const std::string& path, double min,
+                     double max, double fallback) {
+  return has_key(obj, key) ? get_number(obj, key, path, min, max) : fallback;
+}
+
+double get_number_nullable(const Json& obj, std::string_view key, const std::string& path,
+                           double min, double max, double null_value) {
+  const Json& v = require_key(obj, key, path);
+  return v.is_null() ? null_value : to_number(v, path_key(path, key), min, max);
+}
+
+double get_positive(const Json& obj, std::string_view key, const std::string& path, double max) {
+  return to_positive(require_key(obj, key, path), path_key(path, key), max);
+}
+
+double get_positive_or(const Json& obj, std::string_view key, const std::string& path, double max,
+                       double fallback) {
+  return has_key(obj, key) ? get_positive(obj, key, path, max) : fallback;
+}
+
+int get_int(const Json& obj, std::string_view key, const std::string& path, int min, int max) {
+  return static_cast<int>(to_int64(require_key(obj, key, path), path_key(path, key), min, max));
+}
+
+int get_int_or(const Json& obj, std::string_view key, const std::string& path, int min, int max,
+               int fallback) {
+  return has_key(obj, key) ? get_int(obj, key, path, min, max) : fallback;
+}
+
+long long get_int64(const Json& obj, std::string_view key, const std::string& path, long long min,
+                    long long max) {
+  return to_int64(require_key(obj, key, path), path_key(path, key), min, max);
+}
+
+long long get_int64_or(const Json& obj, std::string_view key, const std::string& path,
+                       long long min, long long max, long long fallback) {
+  return has_key(obj, key) ? get_int64(obj, key, path, min, max) : fallback;
+}
+
+bool get_bool(const Json& obj, std::string_view key, const std::string& path) {
+  return to_bool(require_key(obj, key, path), path_key(path, key));
+}
+
+bool get_bool_or(const Json& obj, std::string_view key, const std::string& path, bool fallback) {
+  return has_key(obj, key) ? get_bool(obj, key, path) : fallback;
+}
+
+std::string get_string(const Json& obj, std::string_view key, const std::string& path,
+                       std::size_t max_len) {
+  return to_string_value(require_key(obj, key, path), path_key(path, key), max_len);
+}
+
+std::string get_string_or(const Json& obj, std::string_view key, const std::string& path,
+                          const std::string& fallback, std::size_t max_len) {
+  return has_key(obj, key) ? get_string(obj, key, path, max_len) : fallback;
+}
+
+std::string get_enum(const Json& obj, std::string_view key, const std::string& path,
+                     const std::vector<std::string_view>& allowed) {
+  const std::string s = get_string(obj, key, path);
+  if (std::find(allowed.begin(), allowed.end(), s) != allowed.end()) return s;
+  throw InputError(path_key(path, key), "'" + s + "' is not allowed" + did_you_mean(s, allowed) +
+                                            "; one of: " + join(allowed));
+}
+
+std::string get_enum_or(const Json& obj, std::string_view key, const std::string& path,
+                        const std::vector<std::string_view>& allowed, const std::string& fallback) {
+  return has_key(obj, key) ? get_enum(obj, key, path, allowed) : fallback;
+}
+
+bool is_valid_date(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  auto num = [&](std::size_t pos, std::size_t len) {
+    return std::stoi(std::string(s.substr(pos, len)));
+  };
+  const int y = num(0, 4), m = num(5, 2), d = num(8, 2);
+  if (y < 1900 || m < 1 || m > 12 || d < 1) return false;
+  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+
+std::string get_date(const Json& obj, std::string_view key, const std::string& path) {
+  const std::string s = get_string(obj, key, path);
+  if (!is_valid_date(s)) {
+    throw InputError(path_key(path, key), "must be a date YYYY-MM-DD (got \"" + s + "\")");
+  }
+  return s;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  std::iota(prev.begin(), prev.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::vector<std::string> nearest_ids(std::string_view id, const std::vector<std::string>& known,
+                                     std::size_t n) {
+  std::vector<std::size_t> order(known.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::vector<std::size_t> dist(known.size());
+  for (std::size_t i = 0; i < known.size(); ++i) dist[i] = edit_distance(id, known[i]);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return dist[x] < dist[y]; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < order.size() && out.size() < n; ++i) out.push_back(known[order[i]]);
+  return out;
+}
+
+std::string unknown_id_message(std::string_view kind, std::string_view id,
+                               const std::vector<std::string>& known) {
+  std::string msg = "unknown " + std::string(kind) + " '" + std::string(id) + "'";
+  const auto near = nearest_ids(id, known);
+  if (near.empty()) return msg + "; none are defined";
+  msg += "; nearest: ";
+  for (std::size_t i = 0; i < near.size(); ++i) msg += (i ? ", " : "") + near[i];
+  return msg;
+}
+
+}  // namespace tc::io

@@ -1,0 +1,101 @@
+// Typed access to parsed JSON for every input of traincalc (preset files, scenario files, URL
+// state). Each getter validates type and range and throws InputError naming the JSON path, so a
+// user sees "presets/x.json: models[2].hidden: must be <= 1000000 (got 1e+09)" rather than a
+// crash or a silently absurd estimate.
+//
+// Paths: a base path ending in ": " (a file label such as "presets/x.json: ") or an empty base
+// takes the next key without a dot; otherwise keys are joined with "." and indices with "[i]".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/error.hpp"
+
+namespace tc::io {
+
+using Json = nlohmann::json;
+
+constexpr std::size_t kMaxStringLength = 200;   // ids, names, regions, enum values
+constexpr std::size_t kMaxTextLength = 2000;    // source citations and notes
+
+std::string path_key(const std::string& base, std::string_view key);
+std::string path_index(const std::string& base, std::size_t index);
+
+// Parses text, naming `label` in the error. Rejects duplicate keys in an object, since the JSON
+// library would otherwise keep only the last one and hide the mistake.
+Json parse_json(const std::string& text, const std::string& label);
+
+// Shortest round-trip-ish rendering for messages: -1, 0.5, 1e+09, inf.
+std::string format_number(double v);
+// A JSON value as quoted in a message: `string "nan"`, `null`, `array`, or the number itself.
+std::string describe_value(const Json& v);
+
+// Object structure. `path` is the path of `obj` itself.
+void require_object(const Json& obj, const std::string& path);
+bool has_key(const Json& obj, std::string_view key);
+const Json& require_key(const Json& obj, std::string_view key, const std::string& path);
+const Json& get_object(const Json& obj, std::string_view key, const std::string& path);
+const Json& get_array(const Json& obj, std::string_view key, const std::string& path,
+                      std::size_t max_items = 100000);
+// Rejects keys outside `allowed`, suggesting the nearest allowed key: typos in an input file must
+// not silently fall back to a default.
+void check_keys(const Json& obj, const std::string& path,
+                const std::vector<std::string_view>& allowed);
+
+// Values. `path` is the path of the value. min and max are inclusive.
+double to_number(const Json& v, const std::string& path, double min, double max);
+double to_positive(const Json& v, const std::string& path, double max);  // 0 < v <= max
+long long to_int64(const Json& v, const std::string& path, long long min, long long max);
+bool to_bool(const Json& v, const std::string& path);
+std::string to_string_value(const Json& v, const std::string& path,
+                            std::size_t max_len = kMaxStringLength);
+
+// Members. `path` is the path of the object holding `key`.
+double get_number(const Json& obj, std::string_view key, const std::string& path, double min,
+                  double max);
+double get_number_or(const Json& obj, std::string_view key, const std::string& path, double min,
+                     double max, double fallback);
+// A JSON null reads as `null_value` (e.g. 0 TFLOPS for an unsupported precision).
+double get_number_nullable(const Json& obj, std::string_view key, const std::string& path,
+                           double min, double max, double null_value);
+double get_positive(const Json& obj, std::string_view key, const std::string& path, double max);
+double get_positive_or(const Json& obj, std::string_view key, const std::string& path, double max,
+                       double fallback);
+int get_int(const Json& obj, std::string_view key, const std::string& path, int min, int max);
+int get_int_or(const Json& obj, std::string_view key, const std::string& path, int min, int max,
+               int fallback);
+long long get_int64(const Json& obj, std::string_view key, const std::string& path, long long min,
+                    long long max);
+long long get_int64_or(const Json& obj, std::string_view key, const std::string& path,
+                       long long min, long long max, long long fallback);
+bool get_bool(const Json& obj, std::string_view key, const std::string& path);
+bool get_bool_or(const Json& obj, std::string_view key, const std::string& path, bool fallback);
+std::string get_string(const Json& obj, std::string_view key, const std::string& path,
+                       std::size_t max_len = kMaxStringLength);
+std::string get_string_or(const Json& obj, std::string_view key, const std::string& path,
+                          const std::string& fallback, std::size_t max_len = kMaxStringLength);
+// One of `allowed`, or an error listing them (with the nearest as a suggestion).
+std::string get_enum(const Json& obj, std::string_view key, const std::string& path,
+                     const std::vector<std::string_view>& allowed);
+std::string get_enum_or(const Json& obj, std::string_view key, const std::string& path,
+                        const std::vector<std::string_view>& allowed, const std::string& fallback);
+
+// Calendar date YYYY-MM-DD (checks month length and leap years).
+bool is_valid_date(std::string_view s);
+std::string get_date(const Json& obj, std::string_view key, const std::string& path);
+
+// Suggestions for unknown ids and keys.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// The n known ids closest to `id` by edit distance (case-insensitive), ties in `known` order.
+std::vector<std::string> nearest_ids(std::string_view id, const std::vector<std::string>& known,
+                                     std::size_t n = 3);
+// "unknown model 'llama3-8b'; nearest: llama3.1-8b, llama2-7b, llama2-13b"
+std::string unknown_id_message(std::string_view kind, std::string_view id,
+                               const std::vector<std::string>& known);
+
+}  // namespace tc::io

@@ -1,0 +1,905 @@
+#include "io/presets.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/embedded.hpp"
+
+namespace tc::io {
+
+namespace {
+
+// Limits that no real hardware or model reaches: past them an input is a typo or an attack on
+// the calculator (loops over layers, allocations per chip), not a design.
+constexpr double kMaxTflops = 1e6;
+constexpr double kMaxHbmGib = 1e5;
+constexpr double kMaxHbmTbps = 1000;
+constexpr int kMaxDevicesPerChip = 64;
+constexpr double kMaxPowerW = 1e5;
+constexpr int kMaxChipsPerNode = 100000;
+constexpr double kMaxLinkGBps = 1e6;
+constexpr double kMaxLatencyUs = 1e6;
+constexpr double kMaxNetworkGbps = 1e7;
+constexpr double kMaxHostPowerW = 1e7;
+constexpr double kMaxPriceUsd = 1e6;
+constexpr int kMaxLayers = 100000;
+constexpr int kMaxHidden = 1000000;
+constexpr int kMaxFfnHidden = 10000000;
+constexpr int kMaxHeads = 100000;
+constexpr int kMaxSeqLen = 10000000;
+constexpr int kMaxVocab = 10000000;
+constexpr int kMaxExperts = 100000;
+constexpr int kMaxImageSize = 100000;
+constexpr double kMaxParams = 1e15;
+constexpr std::size_t kMaxIdLength = 64;
+constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
+
+const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+const std::vector<std::string_view> kCalibrationKeys = {
+    "matmul_efficiency_max", "matmul_overhead_us",  "attention_efficiency",
+    "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
+const std::vector<std::string_view> kAcceleratorKeys = {
+    "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tbps", "devices_per_chip",
+    "power_w", "stochastic_rounding", "calibration", "sources"};
+const std::vector<std::string_view> kIntraKeys = {"type", "gbps_per_chip", "latency_us",
+                                                  "efficiency"};
+const std::vector<std::string_view> kInterKeys = {"type", "latency_us", "efficiency"};
+const std::vector<std::string_view> kPriceKeys = {"tier", "price_usd_per_hour", "region", "date",
+                                                  "source"};
+const std::vector<std::string_view> kPriceTiers = {"on_demand", "reserved_1y", "reserved_3y",
+                                                   "capacity_block", "spot"};
+const std::vector<std::string_view> kInstanceKeys = {
+    "id",           "name",          "accelerator", "chips_per_node",
+    "intra",        "inter_node_gbps", "inter",     "host_power_w",
+    "prices",       "price_note",    "spot_discount", "spot_interruptions_per_hour",
+    "sources"};
+const std::vector<std::string_view> kModelKeys = {
+    "id",          "name",         "kind",         "layers",
+    "hidden",      "ffn_hidden",   "heads",        "kv_heads",
+    "seq_len",     "vocab",        "gated_ffn",    "tied_embeddings",
+    "biases",      "dropout",      "learned_positions", "moe_experts",
+    "moe_top_k",   "moe_shared_experts", "image_size", "patch_size",
+    "channels",    "num_classes",  "published_params", "published_active_params",
+    "sources"};
+const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", "channels",
+                                                    "num_classes"};
+const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
+                                                      "tp_overlap", "grad_bytes", "bucket_mib",
+                                                      "sources"};
+const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
+const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
+
+// Which fields an object must give: all (a preset entry), the defining ones (an inline object
+// built from defaults), or none (an inline object that overrides a "base" preset).
+enum class Need { all, defining, none };
+
+class Fields {
+ public:
+  Fields(const Json& j, const std::string& path, Need need) : j_(j), path_(path), need_(need) {}
+  // Whether the key is there to read; throws if it is absent but required.
+  bool want(std::string_view key, bool defining = false) const {
+    if (has_key(j_, key)) return true;
+    if (need_ == Need::all || (need_ == Need::defining && defining)) {
+      throw InputError(path_key(path_, key), "missing (required)");
+    }
+    return false;
+  }
+
+ private:
+  const Json& j_;
+  const std::string& path_;
+  Need need_;
+};
+
+std::vector<std::string_view> with(std::vector<std::string_view> keys,
+                                   std::initializer_list<std::string_view> more) {
+  keys.insert(keys.end(), more.begin(), more.end());
+  return keys;
+}
+
+// Ids travel in URLs and file names.
+std::string get_id(const Json& j, std::string_view key, const std::string& path) {
+  const std::string id = get_string(j, key, path, kMaxIdLength);
+  for (const char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-' || c == '+';
+    if (!ok) {
+      throw InputError(path_key(path, key),
+                       "must use only letters, digits and . _ - + (got '" + id + "')");
+    }
+  }
+  return id;
+}
+
+// Whether "a.b[0].c" names a value inside `root`.
+bool field_exists(const Json& root, std::string_view field) {
+  const Json* cur = &root;
+  std::size_t i = 0;
+  if (field.empty()) return false;
+  while (i < field.size()) {
+    std::size_t j = i;
+    while (j < field.size() && field[j] != '.' && field[j] != '[') ++j;
+    const std::string name(field.substr(i, j - i));
+    if (name.empty() || !cur->is_object()) return false;
+    const auto it = cur->find(name);
+    if (it == cur->end()) return false;
+    cur = &*it;
+    while (j < field.size() && field[j] == '[') {
+      const std::size_t close = field.find(']', j);
+      if (close == std::string_view::npos || close == j + 1) return false;
+      std::size_t index = 0;
+      for (std::size_t k = j + 1; k < close; ++k) {
+        if (field[k] < '0' || field[k] > '9') return false;
+        index = index * 10 + static_cast<std::size_t>(field[k] - '0');
+        if (index > 1000000) return false;
+      }
+      if (!cur->is_array() || index >= cur->size()) return false;
+      cur = &(*cur)[index];
+      j = close + 1;
+    }
+    if (j < field.size()) {
+      if (field[j] != '.' || j + 1 == field.size()) return false;
+      ++j;
+    }
+    i = j;
+  }
+  return true;
+}
+
+std::vector<SourceNote> read_sources(const Json& j, const std::string& path, Need need,
+                                     const char* kind, const std::string& id) {
+  if (!has_key(j, "sources")) {
+    if (need == Need::all) throw InputError(path_key(path, "sources"), "missing (required)");
+    return {};
+  }
+  const std::string sp = path_key(path, "sources");
+  const Json& arr = get_array(j, "sources", path, 1000);
+  if (need == Need::all && arr.empty()) throw InputError(sp, "must list at least one source");
+  std::vector<SourceNote> notes;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index(sp, i);
+    const Json& s = arr[i];
+    check_keys(s, p, kSourceKeys);
+    SourceNote n;
+    n.kind = kind;
+    n.id = id;
+    const Json& fields = get_array(s, "fields", p, 1000);
+    if (fields.empty()) throw InputError(path_key(p, "fields"), "must name at least one field");
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      const std::string fp = path_index(path_key(p, "fields"), k);
+      std::string f = to_string_value(fields[k], fp);
+      const bool meta = f == "id" || f == "name" || f == "sources" || f.rfind("sources.", 0) == 0;
+      if (meta || !field_exists(j, f)) {
+        throw InputError(fp, "'" + f + "' names no data field of this entry");
+      }
+      n.fields.push_back(std::move(f));
+    }
+    n.cite = get_string(s, "cite", p, kMaxTextLength);
+    n.date = get_date(s, "date", p);
+    n.confidence = get_enum(s, "confidence", p, {"H", "M", "L"});
+    notes.push_back(std::move(n));
+  }
+  return notes;
+}
+
+std::string summarize(const std::vector<SourceNote>& notes) {
+  std::string out;
+  for (const auto& n : notes) {
+    if (!out.empty()) out += "; ";
+    for (std::size_t i = 0; i < n.fields.size(); ++i) out += (i ? ", " : "") + n.fields[i];
+    out += ": " + n.cite + " (" + n.date + ", " + n.confidence + ")";
+  }
+  return out;
+}
+
+// --- accelerators --------------------------------------------------------------------------
+
+std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path, Need need,
+                                         bool allow_base, Accelerator& a) {
+  check_keys(j, path, allow_base ? with(kAcceleratorKeys, {"base"}) : kAcceleratorKeys);
+  const Need inner = need == Need::all ? Need::all : Need::none;
+  Fields f(j, path, need);
+  if (f.want("id")) a.id = get_id(j, "id", path);
+  if (f.want("name")) a.name = get_string(j, "name", path);
+  if (f.want("peak_tflops", true)) {
+    const std::string pp = path_key(path, "peak_tflops");
+    const Json& p = get_object(j, "peak_tflops", path);
+    check_keys(p, pp, kPrecisionKeys);
+    Fields pf(p, pp, inner);
+    for (std::size_t i = 0; i < kPrecisionKeys.size(); ++i) {
+      if (pf.want(kPrecisionKeys[i])) {
+        a.peak_tflops[i] = get_number_nullable(p, kPrecisionKeys[i], pp, 0, kMaxTflops, 0);
+      }
+    }
+  }
+  if (f.want("hbm_gib", true)) a.hbm_gib = get_positive(j, "hbm_gib", path, kMaxHbmGib);
+  if (f.want("hbm_tbps", true)) a.hbm_tbps = get_positive(j, "hbm_tbps", path, kMaxHbmTbps);
+  if (f.want("devices_per_chip")) {
+    a.devices_per_chip = get_int(j, "devices_per_chip", path, 1, kMaxDevicesPerChip);
+  }
+  if (f.want("power_w")) a.power_w = get_positive(j, "power_w", path, kMaxPowerW);
+  if (f.want("stochastic_rounding")) {
+    a.stochastic_rounding = get_bool(j, "stochastic_rounding", path);
+  }
+  if (f.want("calibration")) {
+    const std::string cp = path_key(path, "calibration");
+    const Json& c = get_object(j, "calibration", path);
+    check_keys(c, cp, kCalibrationKeys);
+    Fields cf(c, cp, inner);
+    AcceleratorCalibration& cal = a.cal;
+    if (cf.want("matmul_efficiency_max")) {
+      cal.matmul_efficiency_max = get_positive(c, "matmul_efficiency_max", cp, 1);
+    }
+    if (cf.want("matmul_overhead_us")) {
+      cal.matmul_overhead_us = get_number(c, "matmul_overhead_us", cp, 0, kMaxLatencyUs);
+    }
+    if (cf.want("attention_efficiency")) {
+      cal.attention_efficiency = get_positive(c, "attention_efficiency", cp, 1);
+    }
+    if (cf.want("hbm_efficiency")) cal.hbm_efficiency = get_positive(c, "hbm_efficiency", cp, 1);
+    if (cf.want("runtime_reserve_gib")) {
+      cal.runtime_reserve_gib = get_number(c, "runtime_reserve_gib", cp, 0, kMaxHbmGib);
+    }
+    if (cf.want("fitted_on")) cal.fitted_on = get_string(c, "fitted_on", cp, kMaxTextLength);
+  }
+  if (a.name.empty()) a.name = a.id;
+  if (std::none_of(a.peak_tflops.begin(), a.peak_tflops.end(), [](double v) { return v > 0; })) {
+    throw InputError(path_key(path, "peak_tflops"), "needs at least one precision above 0");
+  }
+  if (a.cal.runtime_reserve_gib >= a.hbm_gib) {
+    throw InputError(path_key(path_key(path, "calibration"), "runtime_reserve_gib"),
+                     "must be below hbm_gib (" + format_number(a.hbm_gib) + ") (got " +
+                         format_number(a.cal.runtime_reserve_gib) + ")");
+  }
+  auto notes = read_sources(j, path, need, "accelerator", a.id);
+  if (!notes.empty()) a.source = summarize(notes);
+  return notes;
+}
+
+// --- instances -----------------------------------------------------------------------------
+
+void read_fabric(const Json& j, std::string_view key, const std::string& path, Need need,
+                 bool with_bandwidth, Fabric& fab) {
+  const std::string fp = path_key(path, key);
+  const Json& o = get_object(j, key, path);
+  check_keys(o, fp, with_bandwidth ? kIntraKeys : kInterKeys);
+  Fields f(o, fp, need);
+  if (f.want("type")) fab.type = get_string(o, "type", fp);
+  if (with_bandwidth && f.want("gbps_per_chip")) {
+    fab.gbps_per_chip = get_number(o, "gbps_per_chip", fp, 0, kMaxLinkGBps);
+  }
+  if (f.want("latency_us")) fab.latency_us = get_number(o, "latency_us", fp, 0, kMaxLatencyUs);
+  if (f.want("efficiency")) fab.efficiency = get_positive(o, "efficiency", fp, 1);
+}
+
+std::vector<PriceTier> read_prices(const Json& j, const std::string& path) {
+  const std::string pp = path_key(path, "prices");
+  const Json& arr = get_array(j, "prices", path, 100);
+  std::vector<PriceTier> prices;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index(pp, i);
+    check_keys(arr[i], p, kPriceKeys);
+    PriceTier t;
+    t.tier = get_enum(arr[i], "tier", p, kPriceTiers);
+    t.price_usd_per_hour = get_number(arr[i], "price_usd_per_hour", p, 0, kMaxPriceUsd);
+    t.region = get_string(arr[i], "region", p);
+    t.date = get_date(arr[i], "date", p);
+    t.source = get_string(arr[i], "source", p, kMaxTextLength);
+    for (std::size_t k = 0; k < prices.size(); ++k) {
+      if (prices[k].tier == t.tier) {
+        // Consumers pick a price by tier: two of a kind would make the choice arbitrary.
+        throw InputError(path_key(p, "tier"), "duplicate tier '" + t.tier + "' (also prices[" +
+                                                  std::to_string(k) + "])");
+      }
+    }
+    prices.push_back(std::move(t));
+  }
+  return prices;
+}
+
+bool has_tier(const Instance& x, std::string_view tier) {
+  return std::any_of(x.prices.begin(), x.prices.end(),
+                     [&](const PriceTier& t) { return t.tier == tier; });
+}
+
+std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Need need,
+                                      bool inline_keys, Instance& x, InstanceInfo& info) {
+  check_keys(j, path,
+             inline_keys ? with(kInstanceKeys, {"base", "devices_per_chip"}) : kInstanceKeys);
+  const Need inner = need == Need::all ? Need::all : Need::none;
+  Fields f(j, path, need);
+  if (f.want("id")) x.id = get_id(j, "id", path);
+  if (f.want("name")) x.name = get_string(j, "name", path);
+  // An inline instance's accelerator may be an object; its caller resolves it.
+  if (!inline_keys && f.want("accelerator", true)) {
+    x.accelerator_id = get_id(j, "accelerator", path);
+  }
+  if (f.want("chips_per_node", true)) {
+    x.chips_per_node = get_int(j, "chips_per_node", path, 1, kMaxChipsPerNode);
+  }
+  if (f.want("intra")) read_fabric(j, "intra", path, inner, true, x.intra);
+  if (f.want("inter_node_gbps", true)) {
+    x.inter_node_gbps = get_number(j, "inter_node_gbps", path, 0, kMaxNetworkGbps);
+  }
+  if (f.want("inter")) read_fabric(j, "inter", path, inner, false, x.inter);
+  if (f.want("host_power_w")) x.host_power_w = get_number(j, "host_power_w", path, 0, kMaxHostPowerW);
+  if (f.want("prices")) x.prices = read_prices(j, path);
+  info.id = x.id;
+  if (has_key(j, "price_note")) info.price_note = get_string(j, "price_note", path, kMaxTextLength);
+  if (f.want("spot_discount")) x.spot_discount = get_number(j, "spot_discount", path, 0, 0.99);
+  if (f.want("spot_interruptions_per_hour")) {
+    info.spot_interruptions_per_hour = get_number(j, "spot_interruptions_per_hour", path, 0, 100);
+  }
+  if (x.name.empty()) x.name = x.id;
+  if (need == Need::all && !has_tier(x, "on_demand") && info.price_note.empty()) {
+    throw InputError(path_key(path, "price_note"),
+                     "missing: an instance without an on_demand price must say why");
+  }
+  auto notes = read_sources(j, path, need, "instance", x.id);
+  if (!notes.empty()) x.source = summarize(notes);
+  return notes;
+}
+
+void validate_instance(const Instance& x, const std::string& path, const std::string& hint) {
+  if (x.chips_per_node > 1 && !(x.intra.gbps_per_chip > 0)) {
+    throw InputError(path_key(path_key(path, "intra"), "gbps_per_chip"),
+                     "must be > 0 when chips_per_node > 1 (got " +
+                         format_number(x.intra.gbps_per_chip) + ")" + hint);
+  }
+  if (x.spot_discount > 0 && !has_tier(x, "on_demand")) {
+    throw InputError(path_key(path, "spot_discount"),
+                     "is a fraction of the on_demand price, which this instance does not have; "
+                     "use 0");
+  }
+}
+
+// --- models --------------------------------------------------------------------------------
+
+ModelKind kind_of(const std::string& s) {
+  if (s == "encoder") return ModelKind::encoder;
+  if (s == "vit") return ModelKind::vit;
+  return ModelKind::decoder;
+}
+
+std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need need,
+                                   bool allow_base, ModelShape& m, ModelInfo& info) {
+  check_keys(j, path, allow_base ? with(kModelKeys, {"base"}) : kModelKeys);
+  Fields f(j, path, need);
+  const int base_seq = m.seq_len;
+  const int base_positions = m.learned_positions;
+  if (f.want("id")) m.id = get_id(j, "id", path);
+  if (f.want("name")) m.name = get_string(j, "name", path);
+  if (f.want("kind")) m.kind = kind_of(get_enum(j, "kind", path, kModelKinds));
+  const bool vit = m.kind == ModelKind::vit;
+  const bool decoder = m.kind == ModelKind::decoder;
+  if (need == Need::defining) {
+    m.gated_ffn = decoder;
+    m.biases = !decoder;
+    m.tied_embeddings = m.kind == ModelKind::encoder;
+    m.dropout = false;
+    m.channels = 3;
+  }
+  if (!vit) {
+    for (const auto& k : kVitOnlyKeys) {
+      if (has_key(j, k)) throw InputError(path_key(path, k), "only for kind vit");
+    }
+    m.image_size = m.patch_size = m.num_classes = 0;
+  }
+  if (f.want("layers", true)) m.layers = get_int(j, "layers", path, 1, kMaxLayers);
+  if (f.want("hidden", true)) m.hidden = get_int(j, "hidden", path, 1, kMaxHidden);
+  if (f.want("ffn_hidden", true)) m.ffn_hidden = get_int(j, "ffn_hidden", path, 1, kMaxFfnHidden);
+  if (f.want("heads", true)) m.heads = get_int(j, "heads", path, 1, kMaxHeads);
+  if (f.want("kv_heads")) {
+    m.kv_heads = get_int(j, "kv_heads", path, 1, kMaxHeads);
+  } else if (need == Need::defining) {
+    m.kv_heads = m.heads;
+  }
+  // A ViT's sequence follows from image and patch; giving it is allowed but must agree.
+  const bool has_seq = vit ? has_key(j, "seq_len") : f.want("seq_len", true);
+  if (has_seq) m.seq_len = get_int(j, "seq_len", path, 1, kMaxSeqLen);
+  if (vit) {
+    if (has_key(j, "vocab")) get_int(j, "vocab", path, 0, 0);
+    m.vocab = 0;
+  } else if (f.want("vocab", true)) {
+    m.vocab = get_int(j, "vocab", path, 1, kMaxVocab);
+  }
+  if (f.want("gated_ffn")) m.gated_ffn = get_bool(j, "gated_ffn", path);
+  if (f.want("tied_embeddings")) m.tied_embeddings = get_bool(j, "tied_embeddings", path);
+  if (f.want("biases")) m.biases = get_bool(j, "biases", path);
+  if (f.want("dropout")) m.dropout = get_bool(j, "dropout", path);
+  if (f.want("moe_experts")) m.moe_experts = get_int(j, "moe_experts", path, 0, kMaxExperts);
+  if (f.want("moe_top_k")) m.moe_top_k = get_int(j, "moe_top_k", path, 0, kMaxExperts);
+  if (f.want("moe_shared_experts")) {
+    m.moe_shared_experts = get_int(j, "moe_shared_experts", path, 0, kMaxExperts);
+  }
+  if (vit) {
+    if (f.want("image_size", true)) m.image_size = get_int(j, "image_size", path, 1, kMaxImageSize);
+    if (f.want("patch_size", true)) m.patch_size = get_int(j, "patch_size", path, 1, kMaxImageSize);
+    if (f.want("channels")) m.channels = get_int(j, "channels", path, 1, 1000);
+    if (f.want("num_classes", true)) m.num_classes = get_int(j, "num_classes", path, 0, kMaxVocab);
+    if (m.image_size % m.patch_size != 0) {
+      throw InputError(path_key(path, "patch_size"),
+                       "must divide image_size (" + std::to_string(m.image_size) + ") (got " +
+                           std::to_string(m.patch_size) + ")");
+    }
+    const long long side = m.image_size / m.patch_size;
+    const long long tokens = side * side + 1;  // patches + CLS
+    if (tokens > kMaxSeqLen) {
+      throw InputError(path_key(path, "patch_size"),
+                       "gives " + std::to_string(tokens) + " tokens; at most " +
+                           std::to_string(kMaxSeqLen) + " are allowed");
+    }
+    if (has_seq && m.seq_len != tokens) {
+      throw InputError(path_key(path, "seq_len"),
+                       "must be (image_size / patch_size)^2 + 1 = " + std::to_string(tokens) +
+                           " (got " + std::to_string(m.seq_len) + ")");
+    }
+    m.seq_len = static_cast<int>(tokens);
+  }
+  if (f.want("learned_positions")) {
+    m.learned_positions = get_int(j, "learned_positions", path, 0, kMaxSeqLen);
+  } else if (need == Need::defining) {
+    m.learned_positions = decoder ? 0 : m.seq_len;
+  } else if (base_positions > 0 && base_positions == base_seq) {
+    m.learned_positions = m.seq_len;  // a base with one position per token keeps that
+  }
+  if (f.want("published_params")) {
+    info.published_params = get_positive(j, "published_params", path, kMaxParams);
+  }
+  if (has_key(j, "published_active_params")) {
+    info.published_active_params = get_positive(j, "published_active_params", path, kMaxParams);
+  }
+  info.id = m.id;
+  if (m.name.empty()) m.name = m.id;
+
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
+    throw InputError(path_key(path, "kv_heads"), "must divide heads (" + std::to_string(m.heads) +
+                                                     ") (got " + std::to_string(m.kv_heads) + ")");
+  }
+  if (m.moe_experts == 0) {
+    if (m.moe_top_k != 0) {
+      throw InputError(path_key(path, "moe_top_k"), "must be 0 when moe_experts is 0 (got " +
+                                                         std::to_string(m.moe_top_k) + ")");
+    }
+    if (m.moe_shared_experts != 0) {
+      throw InputError(path_key(path, "moe_shared_experts"),
+                       "must be 0 when moe_experts is 0 (got " +
+                           std::to_string(m.moe_shared_experts) + ")");
+    }
+  } else if (m.moe_top_k < 1 || m.moe_top_k > m.moe_experts) {
+    throw InputError(path_key(path, "moe_top_k"), "must be between 1 and moe_experts (" +
+                                                       std::to_string(m.moe_experts) + ") (got " +
+                                                       std::to_string(m.moe_top_k) + ")");
+  }
+  if (info.published_active_params > info.published_params && info.published_params > 0) {
+    throw InputError(path_key(path, "published_active_params"),
+                     "must not exceed published_params (" +
+                         format_number(info.published_params) + ")");
+  }
+  auto notes = read_sources(j, path, need, "model", m.id);
+  if (!notes.empty()) m.source = summarize(notes);
+  return notes;
+}
+
+// --- frameworks ----------------------------------------------------------------------------
+
+std::vector<SourceNote> read_framework(const Json& j, const std::string& path, Need need,
+                                       bool allow_base, FrameworkProfile& fw, FrameworkInfo& info) {
+  check_keys(j, path, allow_base ? with(kFrameworkKeys, {"base"}) : kFrameworkKeys);
+  Fields f(j, path, need);
+  if (f.want("id")) fw.id = get_id(j, "id", path);
+  info.id = fw.id;
+  if (f.want("name")) info.name = get_string(j, "name", path);
+  if (info.name.empty()) info.name = fw.id;
+  if (f.want("dp_overlap")) fw.dp_overlap = get_number(j, "dp_overlap", path, 0, 1);
+  if (f.want("tp_overlap")) fw.tp_overlap = get_number(j, "tp_overlap", path, 0, 1);
+  if (f.want("grad_bytes")) fw.grad_bytes = get_positive(j, "grad_bytes", path, 8);
+  if (f.want("bucket_mib")) fw.bucket_mib = get_positive(j, "bucket_mib", path, 1e6);
+  return read_sources(j, path, need, "framework", fw.id);
+}
+
+// --- the library ---------------------------------------------------------------------------
+
+template <class T>
+const T* find_by_id(const std::vector<T>& v, std::string_view id) {
+  for (const auto& x : v) {
+    if (x.id == id) return &x;
+  }
+  return nullptr;
+}
+
+template <class T>
+std::vector<std::string> ids_of(const std::vector<T>& v) {
+  std::vector<std::string> out;
+  out.reserve(v.size());
+  for (const auto& x : v) out.push_back(x.id);
+  return out;
+}
+
+template <class T>
+void upsert(std::vector<T>& v, T item) {
+  for (auto& x : v) {
+    if (x.id == item.id) {
+      x = std::move(item);
+      return;
+    }
+  }
+  v.push_back(std::move(item));
+}
+
+void replace_notes(PresetLibrary& lib, const char* kind, const std::string& id,
+                   std::vector<SourceNote> notes, const std::string& file) {
+  lib.notes.erase(std::remove_if(lib.notes.begin(), lib.notes.end(),
+                                 [&](const SourceNote& n) { return n.kind == kind && n.id == id; }),
+                  lib.notes.end());
+  for (auto& n : notes) {
+    n.file = file;
+    lib.notes.push_back(std::move(n));
+  }
+}
+
+struct Schema {
+  const char* name;
+  const char* array_key;
+  int order;  // merge order: instances refer to accelerators
+};
+const Schema kSchemas[] = {
+    {"traincalc.accelerators/1", "accelerators", 0},
+    {"traincalc.instances/1", "instances", 1},
+    {"traincalc.models/1", "models", 2},
+    {"traincalc.frameworks/1", "frameworks", 3},
+};
+
+const Schema* schema_of(const Json& doc) {
+  if (!doc.is_object()) return nullptr;
+  const auto it = doc.find("schema");
+  if (it == doc.end() || !it->is_string()) return nullptr;
+  for (const auto& s : kSchemas) {
+    if (*it == s.name) return &s;
+  }
+  return nullptr;
+}
+
+int merge_order(const Json& doc) {
+  const Schema* s = schema_of(doc);
+  return s ? s->order : 99;
+}
+
+void merge_document(PresetLibrary& lib, const std::string& label, const Json& doc) {
+  const std::string base = label + ": ";
+  require_object(doc, label);
+  const std::string schema = get_string(doc, "schema", base);
+  const Schema* kind = schema_of(doc);
+  if (kind == nullptr) {
+    std::string expected;
+    for (const auto& s : kSchemas) expected += std::string(expected.empty() ? "" : ", ") + s.name;
+    throw InputError(path_key(base, "schema"),
+                     "unknown schema '" + schema + "'; expected one of: " + expected);
+  }
+  check_keys(doc, base, {"schema", kind->array_key, "about"});
+  if (has_key(doc, "about")) get_string(doc, "about", base, 20000);
+  const std::string ap = path_key(base, kind->array_key);
+  const Json& arr = get_array(doc, kind->array_key, base, 10000);
+  std::vector<std::string> seen;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index(ap, i);
+    require_object(arr[i], p);
+    const std::string id = get_id(arr[i], "id", p);
+    const auto dup = std::find(seen.begin(), seen.end(), id);
+    if (dup != seen.end()) {
+      throw InputError(path_key(p, "id"), "duplicate id '" + id + "' (also " + kind->array_key +
+                                              "[" + std::to_string(dup - seen.begin()) + "])");
+    }
+    seen.push_back(id);
+    switch (kind->order) {
+      case 0: {
+        Accelerator a;
+        auto notes = read_accelerator(arr[i], p, Need::all, false, a);
+        upsert(lib.accelerators, std::move(a));
+        replace_notes(lib, "accelerator", id, std::move(notes), label);
+        break;
+      }
+      case 1: {
+        Instance x;
+        InstanceInfo info;
+        auto notes = read_instance(arr[i], p, Need::all, false, x, info);
+        if (lib.accelerator(x.accelerator_id) == nullptr) {
+          throw InputError(path_key(p, "accelerator"),
+                           unknown_id_message("accelerator", x.accelerator_id,
+                                              lib.accelerator_ids()));
+        }
+        validate_instance(x, p, "");
+        upsert(lib.instances, std::move(x));
+        upsert(lib.instance_infos, std::move(info));
+        replace_notes(lib, "instance", id, std::move(notes), label);
+        break;
+      }
+      case 2: {
+        ModelShape m;
+        ModelInfo info;
+        auto notes = read_model(arr[i], p, Need::all, false, m, info);
+        upsert(lib.models, std::move(m));
+        upsert(lib.model_infos, std::move(info));
+        replace_notes(lib, "model", id, std::move(notes), label);
+        break;
+      }
+      default: {
+        FrameworkProfile fw;
+        FrameworkInfo info;
+        auto notes = read_framework(arr[i], p, Need::all, false, fw, info);
+        upsert(lib.frameworks, std::move(fw));
+        upsert(lib.framework_infos, std::move(info));
+        replace_notes(lib, "framework", id, std::move(notes), label);
+        break;
+      }
+    }
+  }
+  lib.files.push_back(label);
+}
+
+struct LoadedFile {
+  std::string label;
+  Json doc;
+};
+
+void merge_all(PresetLibrary& lib, std::vector<LoadedFile> files) {
+  std::stable_sort(files.begin(), files.end(), [](const LoadedFile& a, const LoadedFile& b) {
+    return merge_order(a.doc) < merge_order(b.doc);
+  });
+  PresetLibrary work = lib;
+  for (const auto& f : files) merge_document(work, f.label, f.doc);
+  lib = std::move(work);
+}
+
+bool is_preset_path(std::string_view path) {
+  constexpr std::string_view dir = "presets/";
+  constexpr std::string_view ext = ".json";
+  if (path.size() <= dir.size() + ext.size() || path.substr(0, dir.size()) != dir) return false;
+  const std::string_view rest = path.substr(dir.size());
+  return rest.find('/') == std::string_view::npos &&
+         rest.substr(rest.size() - ext.size()) == ext;
+}
+
+}  // namespace
+
+// --- PresetLibrary -------------------------------------------------------------------------
+
+const Accelerator* PresetLibrary::accelerator(std::string_view id) const {
+  return find_by_id(accelerators, id);
+}
+const Instance* PresetLibrary::instance(std::string_view id) const {
+  return find_by_id(instances, id);
+}
+const ModelShape* PresetLibrary::model(std::string_view id) const {
+  return find_by_id(models, id);
+}
+const FrameworkProfile* PresetLibrary::framework(std::string_view id) const {
+  return find_by_id(frameworks, id);
+}
+const ModelInfo* PresetLibrary::model_info(std::string_view id) const {
+  return find_by_id(model_infos, id);
+}
+const InstanceInfo* PresetLibrary::instance_info(std::string_view id) const {
+  return find_by_id(instance_infos, id);
+}
+const FrameworkInfo* PresetLibrary::framework_info(std::string_view id) const {
+  return find_by_id(framework_infos, id);
+}
+
+const Accelerator& PresetLibrary::require_accelerator(std::string_view id,
+                                                      const std::string& field) const {
+  if (const auto* a = accelerator(id)) return *a;
+  throw InputError(field, unknown_id_message("accelerator", id, accelerator_ids()));
+}
+const Instance& PresetLibrary::require_instance(std::string_view id,
+                                                const std::string& field) const {
+  if (const auto* x = instance(id)) return *x;
+  throw InputError(field, unknown_id_message("instance", id, instance_ids()));
+}
+const ModelShape& PresetLibrary::require_model(std::string_view id,
+                                               const std::string& field) const {
+  if (const auto* m = model(id)) return *m;
+  throw InputError(field, unknown_id_message("model", id, model_ids()));
+}
+const FrameworkProfile& PresetLibrary::require_framework(std::string_view id,
+                                                         const std::string& field) const {
+  if (const auto* f = framework(id)) return *f;
+  throw InputError(field, unknown_id_message("framework", id, framework_ids()));
+}
+
+std::vector<std::string> PresetLibrary::accelerator_ids() const { return ids_of(accelerators); }
+std::vector<std::string> PresetLibrary::instance_ids() const { return ids_of(instances); }
+std::vector<std::string> PresetLibrary::model_ids() const { return ids_of(models); }
+std::vector<std::string> PresetLibrary::framework_ids() const { return ids_of(frameworks); }
+
+std::vector<const SourceNote*> PresetLibrary::sources_for(std::string_view kind,
+                                                          std::string_view id,
+                                                          std::string_view field) const {
+  std::vector<const SourceNote*> out;
+  for (const auto& n : notes) {
+    if (n.kind != kind || n.id != id) continue;
+    const bool covers =
+        field.empty() || std::any_of(n.fields.begin(), n.fields.end(), [&](const std::string& f) {
+          return field == f || (field.size() > f.size() && field.substr(0, f.size()) == f &&
+                                (field[f.size()] == '.' || field[f.size()] == '['));
+        });
+    if (covers) out.push_back(&n);
+  }
+  return out;
+}
+
+// --- loading -------------------------------------------------------------------------------
+
+PresetLibrary load_builtin_presets() {
+  std::vector<LoadedFile> files;
+  for (const auto& f : embedded_presets()) {
+    if (!is_preset_path(f.path)) continue;
+    files.push_back({f.path, parse_json(f.contents, f.path)});
+  }
+  PresetLibrary lib;
+  merge_all(lib, std::move(files));
+  return lib;
+}
+
+void merge_preset_json(PresetLibrary& lib, const std::string& file_label, const std::string& text) {
+  std::vector<LoadedFile> files;
+  files.push_back({file_label, parse_json(text, file_label)});
+  merge_all(lib, std::move(files));
+}
+
+void merge_preset_dir(PresetLibrary& lib, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, "not a directory");
+  std::vector<fs::path> paths;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".json" && it->is_regular_file(ec)) paths.push_back(it->path());
+  }
+  if (ec) throw InputError(dir, "cannot list directory: " + ec.message());
+  std::sort(paths.begin(), paths.end());
+  std::vector<LoadedFile> files;
+  for (const auto& p : paths) {
+    const std::string label = p.string();
+    const auto size = fs::file_size(p, ec);
+    if (ec) throw InputError(label, "cannot read file: " + ec.message());
+    if (size > kMaxFileBytes) {
+      throw InputError(label, "file is " + std::to_string(size) + " bytes; at most " +
+                                  std::to_string(kMaxFileBytes) + " are allowed");
+    }
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) throw InputError(label, "cannot read file");
+    files.push_back({label, parse_json(text.str(), label)});
+  }
+  merge_all(lib, std::move(files));
+}
+
+// --- single entries ------------------------------------------------------------------------
+
+Accelerator parse_accelerator(const Json& j, const std::string& path, bool inline_object) {
+  require_object(j, path);
+  Accelerator a;
+  if (inline_object) a.id = "custom";
+  read_accelerator(j, path, inline_object ? Need::defining : Need::all, false, a);
+  return a;
+}
+
+Instance parse_instance(const Json& j, const std::string& path, bool inline_object) {
+  require_object(j, path);
+  Instance x;
+  InstanceInfo info;
+  if (inline_object) x.id = "custom";
+  read_instance(j, path, inline_object ? Need::defining : Need::all, false, x, info);
+  validate_instance(x, path, "");
+  return x;
+}
+
+ModelShape parse_model(const Json& j, const std::string& path, bool inline_object) {
+  require_object(j, path);
+  ModelShape m;
+  ModelInfo info;
+  if (inline_object) m.id = "custom";
+  read_model(j, path, inline_object ? Need::defining : Need::all, false, m, info);
+  return m;
+}
+
+FrameworkProfile parse_framework(const Json& j, const std::string& path, bool inline_object) {
+  require_object(j, path);
+  FrameworkProfile fw;
+  FrameworkInfo info;
+  if (inline_object) fw.id = "custom";
+  read_framework(j, path, inline_object ? Need::none : Need::all, false, fw, info);
+  return fw;
+}
+
+Accelerator parse_inline_accelerator(const Json& j, const std::string& path,
+                                     const PresetLibrary& lib) {
+  require_object(j, path);
+  Accelerator a;
+  a.id = "custom";
+  Need need = Need::defining;
+  if (has_key(j, "base")) {
+    a = lib.require_accelerator(get_id(j, "base", path), path_key(path, "base"));
+    need = Need::none;
+  }
+  read_accelerator(j, path, need, true, a);
+  return a;
+}
+
+ModelShape parse_inline_model(const Json& j, const std::string& path, const PresetLibrary& lib) {
+  require_object(j, path);
+  ModelShape m;
+  ModelInfo info;
+  m.id = "custom";
+  Need need = Need::defining;
+  if (has_key(j, "base")) {
+    m = lib.require_model(get_id(j, "base", path), path_key(path, "base"));
+    need = Need::none;
+  }
+  read_model(j, path, need, true, m, info);
+  return m;
+}
+
+FrameworkProfile parse_inline_framework(const Json& j, const std::string& path,
+                                        const PresetLibrary& lib) {
+  require_object(j, path);
+  FrameworkProfile fw;
+  FrameworkInfo info;
+  fw.id = "custom";
+  if (has_key(j, "base")) {
+    fw = lib.require_framework(get_id(j, "base", path), path_key(path, "base"));
+  }
+  read_framework(j, path, Need::none, true, fw, info);
+  return fw;
+}
+
+Instance parse_inline_instance(const Json& j, const std::string& path, const PresetLibrary& lib,
+                               Accelerator& acc_out) {
+  require_object(j, path);
+  check_keys(j, path, with(kInstanceKeys, {"base", "devices_per_chip"}));
+  Instance x;
+  Need need = Need::defining;
+  const std::string ap = path_key(path, "accelerator");
+  auto resolve_accelerator = [&](const Json& v) {
+    if (v.is_string()) return lib.require_accelerator(get_id(j, "accelerator", path), ap);
+    if (v.is_object()) return parse_inline_accelerator(v, ap, lib);
+    throw InputError(ap, "must be an accelerator id or an object (got " + describe_value(v) + ")");
+  };
+  bool template_found = false;
+  if (has_key(j, "base")) {
+    x = lib.require_instance(get_id(j, "base", path), path_key(path, "base"));
+    acc_out = lib.require_accelerator(x.accelerator_id, path_key(path, "base"));
+    if (has_key(j, "accelerator")) acc_out = resolve_accelerator(j.at("accelerator"));
+    need = Need::none;
+    template_found = true;
+  } else {
+    acc_out = resolve_accelerator(require_key(j, "accelerator", path));
+    x.id = "custom";
+    // Links are a property of the machine the chip ships in: borrow them from a preset of it.
+    for (const auto& t : lib.instances) {
+      if (t.accelerator_id != acc_out.id) continue;
+      x.intra = t.intra;
+      x.inter = t.inter;
+      x.host_power_w = t.host_power_w;
+      template_found = true;
+      break;
+    }
+  }
+  x.accelerator_id = acc_out.id;
+  InstanceInfo info;
+  read_instance(j, path, need, true, x, info);
+  if (has_key(j, "devices_per_chip")) {
+    acc_out.devices_per_chip = get_int(j, "devices_per_chip", path, 1, kMaxDevicesPerChip);
+  }
+  validate_instance(x, path,
+                    template_found ? std::string()
+                                   : "; no preset instance uses accelerator '" + acc_out.id +
+                                         "' to copy link figures from, so give intra");
+  return x;
+}
+
+}  // namespace tc::io
