@@ -398,8 +398,10 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     if (m.moe_experts == 0) return bad("parallel.ep", "needs a mixture-of-experts model");
     if (m.moe_experts % pl.ep != 0)
       return bad("parallel.ep", num(pl.ep) + " does not divide moe_experts (" + num(m.moe_experts) + ")");
-    if ((pl.dp * pl.cp) % pl.ep != 0)
-      return bad("parallel.ep", num(pl.ep) + " does not divide dp x cp (" + num(pl.dp * pl.cp) + ")");
+    // Megatron-core carves expert-parallel groups out of tp x dp x cp ranks.
+    if ((pl.tp * pl.dp * pl.cp) % pl.ep != 0)
+      return bad("parallel.ep", num(pl.ep) + " does not divide tp x dp x cp (" +
+                                    num(pl.tp * pl.dp * pl.cp) + ")");
   }
   if (pl.zero < 0 || pl.zero > 3) return bad("parallel.zero", "must be 0, 1, 2 or 3");
   if (s.global_batch <= 0) return bad("global_batch", "must be positive");

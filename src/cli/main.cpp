@@ -1,0 +1,217 @@
+// traincalc command line: estimate a scenario, compare instances, list presets.
+// Exit status: 0 success, 2 bad input (one line on stderr naming the field), 1 internal error.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/presets.hpp"
+#include "io/report.hpp"
+#include "io/scenario.hpp"
+#include "io/validation.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(traincalc: training time, utilization and memory of a model on a cluster
+
+usage:
+  traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
+  traincalc validate RUNS.csv  [--format text|csv|json]
+  traincalc list accelerators|instances|models|frameworks [--format text|json] [--presets DIR]
+  traincalc --help | --version
+
+estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
+          (or a readable summary with --format text). "-" reads stdin.
+validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
+          the signed error on tokens/s per chip, per row and in aggregate.
+list      prints the preset ids with their names.
+--presets DIR  merges every *.json preset file in DIR over the built-in presets.
+)";
+
+struct Args {
+  std::string command;
+  std::vector<std::string> positional;
+  std::string format;
+  std::string presets_dir;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* flag) {
+      if (i + 1 >= argc) throw UsageError{std::string(flag) + " needs a value"};
+      return std::string(argv[++i]);
+    };
+    if (arg == "--format") {
+      a.format = value("--format");
+    } else if (arg == "--presets") {
+      a.presets_dir = value("--presets");
+    } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--help" && arg != "-h" &&
+               arg != "--version") {
+      throw UsageError{"unknown option " + arg};
+    } else if (a.command.empty()) {
+      a.command = arg;
+    } else {
+      a.positional.push_back(arg);
+    }
+  }
+  return a;
+}
+
+std::string read_input(const std::string& path) {
+  // Scenario files are small; anything past this is a mistake (or an attack), not a scenario.
+  constexpr std::size_t kMaxBytes = 16 * 1024 * 1024;
+  std::ostringstream buf;
+  if (path == "-") {
+    buf << std::cin.rdbuf();
+  } else {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw tc::io::InputError(path, "cannot be opened");
+    buf << f.rdbuf();
+  }
+  std::string text = buf.str();
+  if (text.size() > kMaxBytes) throw tc::io::InputError(path, "larger than 16 MiB");
+  return text;
+}
+
+tc::io::PresetLibrary library(const Args& a) {
+  tc::io::PresetLibrary lib = tc::io::load_builtin_presets();
+  if (!a.presets_dir.empty()) tc::io::merge_preset_dir(lib, a.presets_dir);
+  return lib;
+}
+
+int cmd_estimate(const Args& a) {
+  if (a.positional.size() != 1) throw UsageError{"estimate needs one scenario file (or -)"};
+  const std::string format = a.format.empty() ? "json" : a.format;
+  if (format != "json" && format != "text") throw UsageError{"--format must be json or text"};
+  const auto lib = library(a);
+  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
+  const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
+  const tc::Estimate e = tc::io::run_estimate(spec);
+  if (format == "text") {
+    std::cout << tc::io::estimate_text(spec, e);
+  } else {
+    std::cout << tc::io::estimate_json(spec, e).dump(2) << "\n";
+  }
+  return 0;
+}
+
+int cmd_list(const Args& a) {
+  if (a.positional.size() != 1) throw UsageError{"list needs accelerators, instances, models or frameworks"};
+  const std::string what = a.positional[0];
+  const auto lib = library(a);
+  tc::io::Table t;
+  if (what == "accelerators") {
+    t.header = {"id", "name", "bf16_tflops", "hbm_gib", "devices_per_chip"};
+    for (const auto& x : lib.accelerators)
+      t.rows.push_back({x.id, x.name, tc::io::format_number(x.peak_tflops[2]),
+                        tc::io::format_number(x.hbm_gib), std::to_string(x.devices_per_chip)});
+  } else if (what == "instances") {
+    t.header = {"id", "name", "accelerator", "chips_per_node", "inter_node_gbps"};
+    for (const auto& x : lib.instances)
+      t.rows.push_back({x.id, x.name, x.accelerator_id, std::to_string(x.chips_per_node),
+                        tc::io::format_number(x.inter_node_gbps)});
+  } else if (what == "models") {
+    t.header = {"id", "name", "kind", "layers", "hidden"};
+    for (const auto& x : lib.models)
+      t.rows.push_back({x.id, x.name, tc::to_string(x.kind), std::to_string(x.layers),
+                        std::to_string(x.hidden)});
+  } else if (what == "frameworks") {
+    t.header = {"id"};
+    for (const auto& x : lib.frameworks) t.rows.push_back({x.id});
+  } else {
+    throw UsageError{"list: unknown kind '" + what + "' (accelerators, instances, models, frameworks)"};
+  }
+  const std::string format = a.format.empty() ? "text" : a.format;
+  if (format == "json") {
+    tc::io::Json arr = tc::io::Json::array();
+    for (const auto& r : t.rows) {
+      tc::io::Json o;
+      for (size_t i = 0; i < t.header.size(); ++i) o[t.header[i]] = r[i];
+      arr.push_back(o);
+    }
+    std::cout << arr.dump(2) << "\n";
+  } else if (format == "text") {
+    std::cout << tc::io::table_text(t);
+  } else {
+    throw UsageError{"--format must be text or json for list"};
+  }
+  return 0;
+}
+
+int cmd_validate(const Args& a) {
+  if (a.positional.size() != 1) throw UsageError{"validate needs a CSV of published runs"};
+  const std::string format = a.format.empty() ? "text" : a.format;
+  if (format != "text" && format != "csv" && format != "json") throw UsageError{"--format must be text, csv or json"};
+  const auto lib = library(a);
+  const auto runs = tc::io::read_published_runs(read_input(a.positional[0]));
+  tc::io::Table t;
+  t.header = {"id", "family", "accelerator", "model", "measured", "predicted", "error_pct", "problem"};
+  tc::io::Json arr = tc::io::Json::array();
+  double abs_sum = 0;
+  int n = 0;
+  for (const auto& r : runs) {
+    const auto c = tc::io::check_run(r, lib);
+    if (c.problem.empty()) {
+      abs_sum += std::abs(c.error);
+      ++n;
+    }
+    char err[32];
+    std::snprintf(err, sizeof err, "%+.1f", 100 * c.error);
+    t.rows.push_back({r.id, r.family, r.accelerator, r.model,
+                      tc::io::format_number(r.measured_tokens_per_s_per_chip),
+                      tc::io::format_number(c.predicted_tokens_per_s_per_chip),
+                      c.problem.empty() ? err : "", c.problem});
+    arr.push_back({{"id", r.id}, {"family", r.family}, {"accelerator", r.accelerator},
+                   {"model", r.model}, {"framework", r.framework},
+                   {"measured_tokens_per_s_per_chip", r.measured_tokens_per_s_per_chip},
+                   {"predicted_tokens_per_s_per_chip", c.predicted_tokens_per_s_per_chip},
+                   {"error", c.error}, {"fits", c.fits}, {"problem", c.problem}});
+  }
+  if (format == "json") {
+    std::cout << arr.dump(2) << "\n";
+  } else if (format == "csv") {
+    std::cout << tc::io::table_csv(t);
+  } else {
+    std::cout << tc::io::table_text(t);
+    std::printf("\nmean absolute error %.1f%% over %d rows\n", n ? 100 * abs_sum / n : 0.0, n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Args a = parse_args(argc, argv);
+    if (a.command.empty() || a.command == "--help" || a.command == "-h" || a.command == "help") {
+      std::cout << kUsage;
+      return a.command.empty() ? 2 : 0;
+    }
+    if (a.command == "--version") {
+      std::cout << "traincalc 0.1.0\n";
+      return 0;
+    }
+    if (a.command == "estimate") return cmd_estimate(a);
+    if (a.command == "list") return cmd_list(a);
+    if (a.command == "validate") return cmd_validate(a);
+    throw UsageError{"unknown command '" + a.command + "' (estimate, list; see --help)"};
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.message << "\n";
+    return 2;
+  } catch (const tc::io::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

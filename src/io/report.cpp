@@ -1,0 +1,182 @@
+#include "io/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace tc::io {
+
+namespace {
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+}  // namespace
+
+Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
+  const Scenario& s = spec.scenario;
+  Json j;
+  if (!spec.name.empty()) j["scenario"] = spec.name;
+  j["model"] = spec.model_id;
+  j["instance"] = spec.instance_id;
+  j["accelerator"] = s.accelerator.id;
+  j["nodes"] = s.nodes;
+  j["chips"] = e.chips;
+  j["devices"] = e.devices;
+  j["precision"] = to_string(s.precision);
+  j["framework"] = s.framework.id;
+  const ParallelPlan& p = e.plan;
+  j["plan"] = {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep},
+               {"vpp", p.vpp}, {"sequence_parallel", p.sequence_parallel}, {"zero", p.zero},
+               {"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)},
+               {"grad_accum", e.grad_accum}};
+  j["plans_considered"] = e.plans_considered;
+  j["global_batch"] = s.global_batch;
+  j["params"] = e.params;
+  j["active_params"] = e.active_params;
+  j["step_time_s"] = e.step_time_s;
+  Json b = Json::object();
+  for (const auto& t : e.breakdown_s) b[t.name] = t.value;
+  j["breakdown_s"] = b;
+  j["tokens_per_s"] = e.tokens_per_s;
+  j["samples_per_s"] = e.samples_per_s;
+  j["tokens_per_s_per_chip"] = e.tokens_per_s_per_chip;
+  j["mfu"] = e.mfu;
+  j["hfu"] = e.hfu;
+  j["tflops_per_chip"] = e.tflops_per_chip;
+  j["model_flops_per_step"] = e.model_flops_per_step;
+  j["hardware_flops_per_step"] = e.hardware_flops_per_step;
+  const Memory& m = e.memory;
+  j["memory_gib_per_device"] = {{"weights", m.weights_gib}, {"gradients", m.gradients_gib},
+                                {"optimizer", m.optimizer_gib}, {"activations", m.activations_gib},
+                                {"other", m.other_gib}, {"total", m.total_gib},
+                                {"capacity", m.capacity_gib}};
+  j["fits"] = m.fits;
+  j["max_micro_batch"] = m.max_micro_batch;
+  j["steps"] = e.steps;
+  j["train_time_s"] = e.train_time_s;
+  j["checkpoint_bytes"] = e.checkpoint_bytes;
+  j["warnings"] = e.warnings;
+  return j;
+}
+
+std::string format_duration(double s) {
+  if (!(s >= 0) || !std::isfinite(s)) return "-";
+  if (s < 1e-3) return fixed(s * 1e6, 1) + " us";
+  if (s < 1) return fixed(s * 1e3, 1) + " ms";
+  if (s < 120) return fixed(s, 2) + " s";
+  if (s < 7200) return fixed(s / 60, 1) + " min";
+  if (s < 3 * 86400) return fixed(s / 3600, 1) + " h";
+  return fixed(s / 86400, 1) + " days";
+}
+
+std::string format_si(double v) {
+  if (!std::isfinite(v)) return "-";
+  const char* units[] = {"", " k", " M", " G", " T", " P", " E"};
+  int i = 0;
+  double a = std::fabs(v);
+  while (a >= 1000 && i < 6) {
+    a /= 1000;
+    v /= 1000;
+    ++i;
+  }
+  return fixed(v, a < 10 ? 2 : a < 100 ? 1 : 0) + units[i];
+}
+
+std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
+  const Scenario& s = spec.scenario;
+  std::ostringstream o;
+  if (!spec.name.empty()) o << spec.name << "\n";
+  o << spec.model_id << " (" << format_si(e.params) << " parameters) on " << s.nodes << " x "
+    << spec.instance_id << " = " << e.chips << " " << s.accelerator.id << " chips, "
+    << to_string(s.precision) << "\n";
+  const ParallelPlan& p = e.plan;
+  o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp << "), dp " << p.dp << ", cp "
+    << p.cp << ", ep " << p.ep << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
+    << ", micro-batch " << p.micro_batch << " x " << e.grad_accum << " accumulation, recompute "
+    << to_string(p.recompute) << "  (" << e.plans_considered << " plans considered)\n\n";
+  o << "step time       " << format_duration(e.step_time_s) << "\n";
+  o << "throughput      " << format_si(e.tokens_per_s) << " tokens/s, "
+    << format_si(e.tokens_per_s_per_chip) << " tokens/s per chip\n";
+  o << "utilization     MFU " << fixed(100 * e.mfu, 1) << "%, HFU " << fixed(100 * e.hfu, 1)
+    << "%, " << fixed(e.tflops_per_chip, 0) << " TFLOP/s per chip\n";
+  o << "training        " << format_si(e.steps) << " steps, " << format_duration(e.train_time_s)
+    << "\n\nwhere a step goes\n";
+  for (const auto& t : e.breakdown_s) {
+    if (t.value <= 0) continue;
+    o << "  " << t.name << std::string(14 - std::min<size_t>(13, t.name.size()), ' ')
+      << format_duration(t.value) << "  " << fixed(100 * t.value / e.step_time_s, 1) << "%\n";
+  }
+  const Memory& m = e.memory;
+  o << "\nmemory per device " << fixed(m.total_gib, 1) << " of " << fixed(m.capacity_gib, 1)
+    << " GiB" << (m.fits ? " (fits)" : " (DOES NOT FIT)") << ": weights " << fixed(m.weights_gib, 1)
+    << ", gradients " << fixed(m.gradients_gib, 1) << ", optimizer " << fixed(m.optimizer_gib, 1)
+    << ", activations " << fixed(m.activations_gib, 1) << ", other " << fixed(m.other_gib, 1)
+    << "; largest micro-batch that fits: " << m.max_micro_batch << "\n";
+  for (const auto& w : e.warnings) o << "warning: " << w << "\n";
+  return o.str();
+}
+
+std::string table_text(const Table& t) {
+  std::vector<size_t> w(t.header.size(), 0);
+  auto widen = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
+  };
+  widen(t.header);
+  for (const auto& r : t.rows) widen(r);
+  std::ostringstream o;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < w.size(); ++i) {
+      const std::string cell = i < r.size() ? r[i] : "";
+      o << cell << std::string(w[i] - cell.size() + (i + 1 < w.size() ? 2 : 0), ' ');
+    }
+    o << "\n";
+  };
+  line(t.header);
+  for (const auto& r : t.rows) line(r);
+  return o.str();
+}
+
+std::string table_csv(const Table& t) {
+  // RFC 4180 quoting; a leading = + - @ is neutralised so a spreadsheet never runs a formula.
+  auto cell = [](const std::string& c) {
+    std::string v = c;
+    if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@') ) v = "'" + v;
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string q = "\"";
+    for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  std::ostringstream o;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size(); ++i) o << (i ? "," : "") << cell(r[i]);
+    o << "\n";
+  };
+  line(t.header);
+  for (const auto& r : t.rows) line(r);
+  return o.str();
+}
+
+std::string table_markdown(const Table& t) {
+  auto cell = [](const std::string& c) {
+    std::string v;
+    for (char ch : c) v += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
+    return v;
+  };
+  std::ostringstream o;
+  auto line = [&](const std::vector<std::string>& r) {
+    o << "|";
+    for (const auto& c : r) o << " " << cell(c) << " |";
+    o << "\n";
+  };
+  line(t.header);
+  o << "|";
+  for (size_t i = 0; i < t.header.size(); ++i) o << "---|";
+  o << "\n";
+  for (const auto& r : t.rows) line(r);
+  return o.str();
+}
+
+}  // namespace tc::io

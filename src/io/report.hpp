@@ -1,0 +1,30 @@
+// Results as JSON (the CLI contract), as a readable text summary, and as comparison tables in
+// text, CSV and Markdown (shared by the CLI and the browser's export).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "io/json_util.hpp"
+#include "io/scenario.hpp"
+
+namespace tc::io {
+
+Json estimate_json(const ScenarioSpec& spec, const Estimate& e);
+std::string estimate_text(const ScenarioSpec& spec, const Estimate& e);
+
+// A table: header plus rows of cells, rendered in one of the formats.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+std::string table_text(const Table& t);
+std::string table_csv(const Table& t);
+std::string table_markdown(const Table& t);
+
+// Human-readable quantities: "3.2 days", "41.5 ms", "1.23 M".
+std::string format_duration(double seconds);
+std::string format_si(double value);
+
+}  // namespace tc::io

@@ -1,0 +1,241 @@
+#include "io/scenario.hpp"
+
+#include <cmath>
+
+namespace tc::io {
+
+namespace {
+
+constexpr int kMaxDegree = 1 << 20;
+
+// A plan knob: an integer, or "auto" for the plan search.
+int knob(const Json& obj, std::string_view key, const std::string& path, int min, int max,
+         int fallback) {
+  if (!has_key(obj, key)) return fallback;
+  const Json& v = obj.at(std::string(key));
+  if (v.is_string() && v.get<std::string>() == "auto") return kAuto;
+  if (v.is_string())
+    throw InputError(path_key(path, key), "must be an integer or \"auto\" (got " + describe_value(v) + ")");
+  return static_cast<int>(to_int64(v, path_key(path, key), min, max));
+}
+
+// Default global batch: about 4M tokens per step (Llama 3 and GPT-3 trained with 4M-token
+// batches; Touvron et al. 2023, Brown et al. 2020), rounded to a power of two; 1024 images for ViT.
+long long default_global_batch(const ModelShape& m) {
+  if (m.kind == ModelKind::vit) return 1024;
+  const double sequences = 4194304.0 / std::max(1, tokens_per_sample(m));
+  long long b = 1;
+  while (b * 2 <= sequences) b *= 2;
+  return b;
+}
+
+const FrameworkProfile* default_framework(const PresetLibrary& lib, const Accelerator& a) {
+  const bool neuron = a.id.rfind("trainium", 0) == 0;
+  if (neuron)
+    if (const auto* f = lib.framework("neuronx-distributed")) return f;
+  return lib.framework("megatron");
+}
+
+void read_model(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib) {
+  const Json& mj = require_key(doc, "model", "");
+  if (mj.is_string()) {
+    const std::string id = to_string_value(mj, "model");
+    spec.scenario.model = lib.require_model(id, "model");
+    spec.model_id = id;
+  } else {
+    spec.scenario.model = parse_inline_model(mj, "model", lib);
+    spec.model_id = "custom";
+  }
+}
+
+void read_instance(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib) {
+  const Json& ij = require_key(doc, "instance", "");
+  Scenario& s = spec.scenario;
+  if (ij.is_string()) {
+    const std::string id = to_string_value(ij, "instance");
+    s.instance = lib.require_instance(id, "instance");
+    s.accelerator = lib.require_accelerator(s.instance.accelerator_id, "instance");
+    spec.instance_id = id;
+  } else {
+    s.instance = parse_inline_instance(ij, "instance", lib, s.accelerator);
+    spec.instance_id = "custom";
+  }
+}
+
+void read_cluster(ScenarioSpec& spec, const Json& doc) {
+  Scenario& s = spec.scenario;
+  const int per_node = s.instance.chips_per_node;
+  if (has_key(doc, "nodes") && has_key(doc, "chips"))
+    throw InputError("chips", "give nodes or chips, not both");
+  if (has_key(doc, "chips")) {
+    const int chips = get_int(doc, "chips", "", 1, 100000000);
+    spec.requested_chips = chips;
+    if (chips < per_node) {
+      // A part of one instance (e.g. 4 of a node's 8 GPUs): the scale-up domain shrinks with it.
+      s.instance.chips_per_node = chips;
+      s.nodes = 1;
+      spec.warnings.push_back("chips (" + std::to_string(chips) + ") use part of one " +
+                              spec.instance_id + " (" + std::to_string(per_node) +
+                              " chips); the whole instance is billed");
+    } else if (chips % per_node != 0) {
+      throw InputError("chips", std::to_string(chips) + " is not a multiple of chips_per_node (" +
+                                    std::to_string(per_node) + ")");
+    } else {
+      s.nodes = chips / per_node;
+    }
+  } else {
+    s.nodes = get_int_or(doc, "nodes", "", 1, 1000000, 1);
+  }
+  if (1.0 * s.nodes * s.instance.chips_per_node * s.accelerator.devices_per_chip > 1e8)
+    throw InputError(has_key(doc, "chips") ? "chips" : "nodes",
+                     "the cluster would hold more than 100 million devices");
+}
+
+void read_plan(ScenarioSpec& spec, const Json& doc) {
+  PlanRequest& r = spec.request;
+  if (has_key(doc, "parallel")) {
+    const Json& p = get_object(doc, "parallel", "");
+    const std::string path = "parallel";
+    check_keys(p, path, {"tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero"});
+    r.tp = knob(p, "tp", path, 1, kMaxDegree, kAuto);
+    r.pp = knob(p, "pp", path, 1, kMaxDegree, kAuto);
+    r.dp = knob(p, "dp", path, 1, 100000000, kAuto);
+    r.cp = knob(p, "cp", path, 1, kMaxDegree, 1);
+    r.ep = knob(p, "ep", path, 1, kMaxDegree, 1);
+    r.vpp = knob(p, "vpp", path, 1, kMaxDegree, kAuto);
+    r.zero = knob(p, "zero", path, 0, 3, kAuto);
+    if (has_key(p, "sequence_parallel")) {
+      const Json& v = p.at("sequence_parallel");
+      r.sequence_parallel = (v.is_string() && v.get<std::string>() == "auto")
+                                ? kAuto
+                                : (to_bool(v, "parallel.sequence_parallel") ? 1 : 0);
+    }
+  }
+  r.micro_batch = knob(doc, "micro_batch", "", 1, 1000000, kAuto);
+  const std::string rc = get_enum_or(doc, "recompute", "", {"none", "selective", "full", "auto"}, "auto");
+  r.recompute = rc == "auto" ? kAuto
+                             : static_cast<int>(rc == "none" ? Recompute::none
+                                                             : rc == "full" ? Recompute::full
+                                                                            : Recompute::selective);
+  spec.scenario.global_batch =
+      get_int64_or(doc, "global_batch", "", 1, 1000000000LL, default_global_batch(spec.scenario.model));
+}
+
+void read_training(ScenarioSpec& spec, const Json& doc) {
+  Scenario& s = spec.scenario;
+  const double tokens_per = tokens_per_sample(s.model);
+  if (!has_key(doc, "training")) {
+    spec.warnings.push_back("no training amount given (training.tokens or training.samples): "
+                            "time and cost of the whole job are 0");
+    return;
+  }
+  const Json& t = get_object(doc, "training", "");
+  check_keys(t, "training", {"mode", "tokens", "samples", "epochs", "lora_rank"});
+  const std::string mode = get_enum_or(t, "mode", "training", {"pretrain", "full_finetune", "lora"}, "pretrain");
+  s.mode = mode == "lora" ? TrainingMode::lora
+                          : mode == "full_finetune" ? TrainingMode::full_finetune : TrainingMode::pretrain;
+  s.lora_rank = get_int_or(t, "lora_rank", "training", 1, 65536, s.mode == TrainingMode::lora ? 16 : 0);
+  if (s.mode != TrainingMode::lora && has_key(t, "lora_rank"))
+    throw InputError("training.lora_rank", "only applies to mode \"lora\"");
+  if (has_key(t, "tokens") && has_key(t, "samples"))
+    throw InputError("training.samples", "give tokens or samples, not both");
+  const double epochs = get_number_or(t, "epochs", "training", 0, 1e6, 1.0);
+  if (has_key(t, "epochs") && !has_key(t, "samples"))
+    throw InputError("training.epochs", "needs training.samples (the dataset size)");
+  if (has_key(t, "tokens")) {
+    s.train_tokens = get_number(t, "tokens", "training", 0, 1e18);
+  } else if (has_key(t, "samples")) {
+    s.train_tokens = get_number(t, "samples", "training", 0, 1e15) * epochs * tokens_per;
+  } else {
+    spec.warnings.push_back("training has no tokens or samples: time and cost of the whole job are 0");
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& scenario_keys() {
+  static const std::vector<std::string_view> keys = {
+      "name", "description", "source", "model", "instance", "nodes", "chips", "precision",
+      "parallel", "micro_batch", "global_batch", "recompute", "training", "flash_attention",
+      "master_weights", "framework", "compare_instances",
+      // read by the cost model (src/io/cost_json.cpp)
+      "pricing", "overheads", "campaign", "owned_cluster", "energy", "claims", "deadline_days",
+      "baseline_instance"};
+  return keys;
+}
+
+ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label) {
+  (void)label;
+  require_object(doc, "");
+  check_keys(doc, "", scenario_keys());
+  ScenarioSpec spec;
+  spec.document = doc;
+  spec.name = get_string_or(doc, "name", "", "", kMaxStringLength);
+  spec.description = get_string_or(doc, "description", "", "", kMaxTextLength);
+  spec.source = get_string_or(doc, "source", "", "", kMaxTextLength);
+  read_model(spec, doc, lib);
+  read_instance(spec, doc, lib);
+  read_cluster(spec, doc);
+  Scenario& s = spec.scenario;
+  const std::string prec = get_enum_or(doc, "precision", "", {"fp32", "tf32", "bf16", "fp16", "fp8"}, "bf16");
+  const char* names[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+  for (int i = 0; i < kPrecisionCount; ++i)
+    if (prec == names[i]) s.precision = static_cast<Precision>(i);
+  read_plan(spec, doc);
+  read_training(spec, doc);
+  s.flash_attention = get_bool_or(doc, "flash_attention", "", true);
+  s.master_weights = get_bool_or(doc, "master_weights", "", true);
+  if (!s.master_weights && !s.accelerator.stochastic_rounding)
+    spec.warnings.push_back("master_weights is false on " + s.accelerator.id +
+                            ", which has no hardware stochastic rounding: BF16 updates lose small "
+                            "gradients");
+  if (has_key(doc, "framework")) {
+    s.framework = lib.require_framework(get_string(doc, "framework", ""), "framework");
+  } else if (const auto* f = default_framework(lib, s.accelerator)) {
+    s.framework = *f;
+  }
+  if (has_key(doc, "compare_instances")) {
+    const Json& arr = get_array(doc, "compare_instances", "", 64);
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const std::string field = path_index("compare_instances", i);
+      const std::string id = to_string_value(arr[i], field);
+      lib.require_instance(id, field);
+      spec.compare_instances.push_back(id);
+    }
+  }
+  if (auto p = check_model(s.model)) throw InputError(p->field, p->reason);
+  return spec;
+}
+
+ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& lib,
+                                 const std::string& label) {
+  return parse_scenario(parse_json(text, label), lib, label);
+}
+
+ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
+                           const std::string& instance_id) {
+  Json doc = spec.document;
+  doc["instance"] = instance_id;
+  if (spec.requested_chips > 0) {
+    // Same chip count where the new instance's node size divides it, else whole nodes.
+    const Instance* inst = lib.instance(instance_id);
+    if (inst && spec.requested_chips % inst->chips_per_node != 0 &&
+        spec.requested_chips > inst->chips_per_node) {
+      doc.erase("chips");
+      doc["nodes"] = (spec.requested_chips + inst->chips_per_node - 1) / inst->chips_per_node;
+    }
+  }
+  // Data parallelism follows the chip count of the new cluster.
+  if (doc.contains("parallel") && doc["parallel"].is_object()) doc["parallel"].erase("dp");
+  return parse_scenario(doc, lib, instance_id);
+}
+
+Estimate run_estimate(const ScenarioSpec& spec) {
+  const SearchResult r = search_plan(spec.scenario, spec.request);
+  if (!r.best) throw InputError(r.why_none.field, r.why_none.reason);
+  Estimate e = *r.best;
+  e.warnings.insert(e.warnings.begin(), spec.warnings.begin(), spec.warnings.end());
+  return e;
+}
+
+}  // namespace tc::io

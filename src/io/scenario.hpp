@@ -1,0 +1,43 @@
+// Scenario files: the job a user describes (model, instance, cluster size, plan, training amount)
+// read into core structs, with "auto" knobs left to the plan search. Format: README.md#scenario.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/plan_search.hpp"
+#include "core/types.hpp"
+#include "io/json_util.hpp"
+#include "io/presets.hpp"
+
+namespace tc::io {
+
+struct ScenarioSpec {
+  Scenario scenario;            // fixed knobs filled; searched ones hold placeholders
+  PlanRequest request;          // which knobs the plan search chooses
+  std::string name, description, source;
+  std::string model_id, instance_id;  // preset ids, or "custom"
+  int requested_chips = 0;      // when the file gave "chips" rather than "nodes"
+  std::vector<std::string> compare_instances;
+  std::vector<std::string> warnings;
+  Json document;                // the whole file, for the cost sections
+};
+
+// Top-level keys a scenario may hold; sections other readers own (cost, claims) are listed too so
+// that a typo anywhere is reported.
+const std::vector<std::string_view>& scenario_keys();
+
+ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label);
+ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& lib,
+                                 const std::string& label);
+
+// The same job on another instance: cluster size kept in chips when the file gave chips,
+// otherwise in nodes; a plan knob that the new instance cannot satisfy goes back to auto.
+ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
+                           const std::string& instance_id);
+
+// Resolves auto knobs (or checks a fixed plan) and estimates. Throws InputError naming the field
+// when the plan is invalid or no plan is possible.
+Estimate run_estimate(const ScenarioSpec& spec);
+
+}  // namespace tc::io
