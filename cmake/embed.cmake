@@ -2,10 +2,13 @@
 # start with them and need no file at run time. Each file becomes one string in a generated table.
 function(traincalc_embed out)
   set(files ${ARGN})
+  # A list argument would be split at its semicolons on the command line: pass it with '|'.
+  string(REPLACE ";" "|" joined "${files}")
   add_custom_command(
     OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${CMAKE_SOURCE_DIR} "-DFILES=${files}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DROOT=${CMAKE_SOURCE_DIR} "-DFILES=${joined}"
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
-    COMMENT "Embedding presets")
+    COMMENT "Embedding presets"
+    VERBATIM)
 endfunction()

@@ -19,14 +19,15 @@ constexpr const char* kUsage = R"(traincalc: training time, utilization and memo
 
 usage:
   traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
-  traincalc validate RUNS.csv  [--format text|csv|json]
+  traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
   traincalc list accelerators|instances|models|frameworks [--format text|json] [--presets DIR]
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
           (or a readable summary with --format text). "-" reads stdin.
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
-          the signed error on tokens/s per chip, per row and in aggregate.
+          the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
+          the scenario of one row and its estimate.
 list      prints the preset ids with their names.
 --presets DIR  merges every *.json preset file in DIR over the built-in presets.
 )";
@@ -36,6 +37,7 @@ struct Args {
   std::vector<std::string> positional;
   std::string format;
   std::string presets_dir;
+  std::string row_id;
 };
 
 struct UsageError {
@@ -52,6 +54,8 @@ Args parse_args(int argc, char** argv) {
     };
     if (arg == "--format") {
       a.format = value("--format");
+    } else if (arg == "--row") {
+      a.row_id = value("--row");
     } else if (arg == "--presets") {
       a.presets_dir = value("--presets");
     } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--help" && arg != "-h" &&
@@ -153,6 +157,17 @@ int cmd_validate(const Args& a) {
   if (format != "text" && format != "csv" && format != "json") throw UsageError{"--format must be text, csv or json"};
   const auto lib = library(a);
   const auto runs = tc::io::read_published_runs(read_input(a.positional[0]));
+  if (!a.row_id.empty()) {
+    for (const auto& r : runs) {
+      if (r.id != a.row_id) continue;
+      const auto doc = tc::io::scenario_for_run(r, lib);
+      const auto spec = tc::io::parse_scenario(doc, lib, r.id);
+      std::cout << doc.dump(2) << "\n\n" << tc::io::estimate_text(spec, tc::io::run_estimate(spec))
+                << "measured " << r.measured_tokens_per_s_per_chip << " tokens/s per chip\n";
+      return 0;
+    }
+    throw tc::io::InputError("--row", "no row '" + a.row_id + "'");
+  }
   tc::io::Table t;
   t.header = {"id", "family", "accelerator", "model", "measured", "predicted", "error_pct", "problem"};
   tc::io::Json arr = tc::io::Json::array();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace tc::io {
@@ -143,7 +144,10 @@ std::string table_csv(const Table& t) {
   // RFC 4180 quoting; a leading = + - @ is neutralised so a spreadsheet never runs a formula.
   auto cell = [](const std::string& c) {
     std::string v = c;
-    if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@') ) v = "'" + v;
+    char* end = nullptr;
+    const bool number = !v.empty() && (std::strtod(v.c_str(), &end), *end == '\0');
+    if (!number && !v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@'))
+      v = "'" + v;
     if (v.find_first_of(",\"\n") == std::string::npos) return v;
     std::string q = "\"";
     for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
