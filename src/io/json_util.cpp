@@ -340,8 +340,24 @@ std::vector<std::string> nearest_ids(std::string_view id, const std::vector<std:
                                      std::size_t n) {
   std::vector<std::size_t> order(known.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
+  // Users type the start of an id ("h100" for "h100-sxm") or a part of it: a match there ranks
+  // first, ahead of ids that are merely short and similar ("h200").
+  auto lower = [](std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string needle = lower(id);
   std::vector<std::size_t> dist(known.size());
-  for (std::size_t i = 0; i < known.size(); ++i) dist[i] = edit_distance(id, known[i]);
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    const std::string k = lower(known[i]);
+    if (!needle.empty() && k.find(needle) != std::string::npos) {
+      dist[i] = 0;
+      continue;
+    }
+    dist[i] = std::min(edit_distance(needle, k),
+                       edit_distance(needle, std::string_view(k).substr(0, needle.size())) + 1);
+  }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return dist[x] < dist[y]; });
   std::vector<std::string> out;

@@ -91,7 +91,8 @@ std::string get_date(const Json& obj, std::string_view key, const std::string& p
 
 // Suggestions for unknown ids and keys.
 std::size_t edit_distance(std::string_view a, std::string_view b);
-// The n known ids closest to `id` by edit distance (case-insensitive), ties in `known` order.
+// The n known ids closest to `id` (case-insensitive): ids containing it first, then by edit
+// distance to the whole id or to its prefix; ties in `known` order.
 std::vector<std::string> nearest_ids(std::string_view id, const std::vector<std::string>& known,
                                      std::size_t n = 3);
 // "unknown model 'llama3-8b'; nearest: llama3.1-8b, llama2-7b, llama2-13b"

@@ -879,14 +879,24 @@ Instance parse_inline_instance(const Json& j, const std::string& path, const Pre
   } else {
     acc_out = resolve_accelerator(require_key(j, "accelerator", path));
     x.id = "custom";
-    // Links are a property of the machine the chip ships in: borrow them from a preset of it.
+    // Links are a property of the machine the chip ships in: borrow them from a preset of it,
+    // preferably one of the same size, else one with chip-to-chip links at all (a one-chip
+    // preset such as trn1.2xlarge has none).
+    const int chips = has_key(j, "chips_per_node") && j.at("chips_per_node").is_number_integer()
+                          ? j.at("chips_per_node").get<int>()
+                          : 0;
+    const Instance* best = nullptr;
+    auto rank = [&](const Instance& t) {
+      return t.chips_per_node == chips ? 2 : (t.intra.gbps_per_chip > 0 ? 1 : 0);
+    };
     for (const auto& t : lib.instances) {
-      if (t.accelerator_id != acc_out.id) continue;
-      x.intra = t.intra;
-      x.inter = t.inter;
-      x.host_power_w = t.host_power_w;
+      if (t.accelerator_id == acc_out.id && (best == nullptr || rank(t) > rank(*best))) best = &t;
+    }
+    if (best != nullptr) {
+      x.intra = best->intra;
+      x.inter = best->inter;
+      x.host_power_w = best->host_power_w;
       template_found = true;
-      break;
     }
   }
   x.accelerator_id = acc_out.id;

@@ -118,8 +118,9 @@ FrameworkProfile parse_inline_framework(const Json& j, const std::string& path,
                                         const PresetLibrary& lib);
 // An inline instance: "accelerator" is a preset id or an inline accelerator object; it may also
 // set "devices_per_chip", which overrides the accelerator's. Without "base", links (intra, inter)
-// and host power come from the first preset instance with the same accelerator, and the instance
-// has no prices unless it lists some; with "base", everything comes from that preset, prices too.
+// and host power come from a preset instance with the same accelerator (the first with the same
+// chips_per_node, else the first with chip-to-chip links), and the instance has no prices unless
+// it lists some; with "base", everything comes from that preset, prices too.
 // `acc_out` receives the resolved accelerator.
 Instance parse_inline_instance(const Json& j, const std::string& path, const PresetLibrary& lib,
                                Accelerator& acc_out);
