@@ -10,7 +10,6 @@
 #   scripts/test.sh --no-setup    skip step 1 (the machine is already set up)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
 export NODE_PATH=/usr/share/nodejs   # em++ links only with Debian's node-acorn on the path
 export CTEST_OUTPUT_ON_FAILURE=1
 export CMAKE_BUILD_PARALLEL_LEVEL=2
@@ -50,6 +49,13 @@ ctest_preset() {
   n=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$out" | tail -1)
   tests_passed=$((tests_passed + ${n:-0}))
 }
+# script_step SCRIPT: runs a test script; adds N from its closing "N passed, 0 failed" line, if any.
+script_step() {
+  local out=$log_dir/script.log n
+  bash "$1" 2>&1 | tee "$out" || return $?
+  n=$(sed -n 's/^\([A-Za-z_]*: \)\{0,1\}\([0-9][0-9]*\) passed, 0 failed.*/\2/p' "$out" | tail -1)
+  tests_passed=$((tests_passed + ${n:-0}))
+}
 preset() {
   local p=$1
   step "$p: configure" cmake --preset "$p"
@@ -69,8 +75,7 @@ preset web
 # skips, and exit 0, when what it checks does not exist yet).
 shopt -s nullglob
 for script in tests/*.sh; do
-  step "$script" bash "$script"
-  tests_passed=$((tests_passed + 1))
+  step "$script" script_step "$script"
 done
 shopt -u nullglob
 
