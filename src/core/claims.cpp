@@ -1,0 +1,390 @@
+// Claim check: implied utilization and $/hour of a claim, and its verdict with reasons.
+#include "core/claims.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tc {
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::ok: return "ok";
+    case Verdict::implausible: return "implausible";
+    case Verdict::impossible: return "impossible";
+    case Verdict::unchecked: return "unchecked";
+  }
+  return "unchecked";
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+std::string usd(double v) { return format_usd(v); }
+std::string pct(double v) { return fmt("%.3g", v * 100) + "%"; }
+std::string days(double s) { return format_duration(s); }
+std::string count(double v) { return v >= 100 ? fmt("%.0f", v) : fmt("%.3g", v); }
+
+const char* kPrecisionNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+
+// Worst verdict wins; unchecked only when nothing was checked.
+void raise(ClaimCheck& c, Verdict v) {
+  auto rank = [](Verdict x) {
+    switch (x) {
+      case Verdict::unchecked: return 0;
+      case Verdict::ok: return 1;
+      case Verdict::implausible: return 2;
+      case Verdict::impossible: return 3;
+    }
+    return 0;
+  };
+  if (rank(v) > rank(c.verdict)) c.verdict = v;
+}
+
+struct Platform {
+  const Instance* inst = nullptr;
+  const Accelerator* acc = nullptr;
+  int nodes = 0;
+  int chips = 0;
+  double peak = 0;  // dense TFLOPS per chip at the scenario's precision
+};
+
+// Price lines an instance can be billed at, spot derived from its typical discount.
+struct PublicRate {
+  std::string tier;
+  double usd_per_hour;
+  std::string what;
+};
+std::vector<PublicRate> public_rates(const Instance& inst) {
+  std::vector<PublicRate> v;
+  for (const auto& p : inst.prices)
+    if (p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour))
+      v.push_back({p.tier, p.price_usd_per_hour, describe_price(inst, p)});
+  if (!find_price(inst, "spot") && inst.spot_discount > 0)
+    if (const PriceTier* od = find_price(inst, "on_demand"))
+      v.push_back({"spot", od->price_usd_per_hour * (1 - inst.spot_discount),
+                   inst.id + " spot ~" + usd(od->price_usd_per_hour * (1 - inst.spot_discount)) +
+                       "/h (typical " + pct(inst.spot_discount) + " off on_demand)"});
+  return v;
+}
+
+// Other list prices (any instance, any tier) within 2% of a claimed price: where the figure
+// probably came from.
+std::string price_matches(double claimed, const Instance& self, const std::string& tier,
+                          const ClaimContext& ctx) {
+  std::vector<std::string> hits;
+  auto scan = [&](const Instance& inst) {
+    for (const auto& p : inst.prices) {
+      if (!(p.price_usd_per_hour > 0)) continue;
+      if (inst.id == self.id && p.tier == tier) continue;
+      if (std::abs(claimed / p.price_usd_per_hour - 1) <= 0.02) hits.push_back(describe_price(inst, p));
+    }
+  };
+  bool self_scanned = false;
+  if (ctx.instances)
+    for (const auto& i : *ctx.instances) {
+      scan(i);
+      self_scanned = self_scanned || i.id == self.id;
+    }
+  if (!self_scanned) scan(self);
+  if (hits.empty()) return "";
+  std::string s = "; it matches ";
+  for (size_t i = 0; i < hits.size(); ++i) s += (i ? ", " : "") + hits[i];
+  return s;
+}
+
+const Instance* find_instance(const ClaimContext& ctx, const std::string& id) {
+  if (id.empty() || id == ctx.scenario->instance.id) return &ctx.scenario->instance;
+  if (ctx.instances)
+    for (const auto& i : *ctx.instances)
+      if (i.id == id) return &i;
+  return nullptr;
+}
+
+const Accelerator* find_accelerator(const ClaimContext& ctx, const std::string& id) {
+  if (id == ctx.scenario->accelerator.id || id.empty()) return &ctx.scenario->accelerator;
+  if (ctx.accelerators)
+    for (const auto& a : *ctx.accelerators)
+      if (a.id == id) return &a;
+  return nullptr;
+}
+
+// Judges a utilization figure against the dense peak and the published ceiling.
+void judge_mfu(ClaimCheck& c, double mfu, const std::string& what, const ClaimContext& ctx) {
+  if (mfu > 1) {
+    raise(c, Verdict::impossible);
+    c.reasons.push_back(what + " implies " + pct(mfu) + " of dense peak: above 100% is impossible");
+  } else if (mfu > ctx.mfu_ceiling) {
+    raise(c, Verdict::implausible);
+    c.reasons.push_back(what + " implies " + pct(mfu) + " MFU, above the " + pct(ctx.mfu_ceiling) +
+                        " that published large runs stay under (best reported: 55.2%, MegaScale 2024)");
+  } else {
+    raise(c, Verdict::ok);
+    c.reasons.push_back(what + " implies " + pct(mfu) + " MFU: possible");
+  }
+}
+
+}  // namespace
+
+ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
+  if (!ctx.scenario) throw std::invalid_argument("check_claim: ClaimContext.scenario is required");
+  const Scenario& sc = *ctx.scenario;
+  ClaimCheck c;
+  c.text = cl.text;
+  const bool same_instance = cl.instance_id.empty() || cl.instance_id == sc.instance.id;
+  c.instance_id = same_instance ? sc.instance.id : cl.instance_id;
+
+  Platform pf;
+  pf.inst = find_instance(ctx, cl.instance_id);
+  if (!pf.inst) {
+    c.reasons.push_back("unknown instance '" + cl.instance_id + "': not checked");
+    return c;
+  }
+  pf.acc = find_accelerator(ctx, pf.inst->accelerator_id);
+  if (same_instance) pf.acc = &sc.accelerator;
+  pf.nodes = cl.nodes.value_or(sc.nodes);
+  pf.chips = pf.nodes * pf.inst->chips_per_node;
+  pf.peak = pf.acc ? peak_tflops(*pf.acc, sc.precision) : 0;
+  const std::string prec = kPrecisionNames[static_cast<int>(sc.precision)];
+  const std::string chip = pf.acc ? pf.acc->id : pf.inst->accelerator_id;
+
+  // Model FLOPs of one run: the author's count, else the estimate's.
+  const Estimate* est = ctx.estimate;
+  std::optional<double> run_flops = cl.training_flops;
+  if (!run_flops && est && est->model_flops_per_step > 0 && est->steps > 0)
+    run_flops = est->model_flops_per_step * est->steps;
+  double flops_per_token = 0;
+  if (est && est->tokens_per_s > 0 && est->step_time_s > 0)
+    flops_per_token = est->model_flops_per_step / (est->tokens_per_s * est->step_time_s);
+
+  // --- price --------------------------------------------------------------------------------
+  if (cl.usd_per_hour) {
+    const double claimed = *cl.usd_per_hour;
+    c.implied.push_back({"claimed_usd_per_hour", claimed});
+    const PriceTier* list = find_price(*pf.inst, cl.tier);
+    double list_usd = list ? list->price_usd_per_hour : 0;
+    std::string list_what = list ? describe_price(*pf.inst, *list) : "";
+    if (!list && cl.tier == "spot" && pf.inst->spot_discount > 0)
+      if (const PriceTier* od = find_price(*pf.inst, "on_demand")) {
+        list_usd = od->price_usd_per_hour * (1 - pf.inst->spot_discount);
+        list_what = pf.inst->id + " spot ~" + usd(list_usd) + "/h (typical " + pct(pf.inst->spot_discount) +
+                    " off on_demand " + usd(od->price_usd_per_hour) + ", " + od->date + ")";
+      }
+    const std::string matches = price_matches(claimed, *pf.inst, cl.tier, ctx);
+    // Spot prices float with demand: a derived typical spot price is a range, not a list price.
+    const bool derived_spot = !list && cl.tier == "spot";
+    const double tol = derived_spot ? std::max(ctx.price_tolerance, kSpotTolerance) : ctx.price_tolerance;
+    if (list_usd > 0) {
+      c.implied.push_back({"list_usd_per_hour", list_usd});
+      const double d = claimed / list_usd - 1;
+      if (std::abs(d) <= tol) {
+        raise(c, Verdict::ok);
+        c.reasons.push_back(usd(claimed) + "/h " + (derived_spot ? "is within " + pct(tol) + " of the typical spot price: "
+                                                                  : std::string("matches the list price: ")) + list_what);
+      } else {
+        raise(c, Verdict::implausible);
+        c.reasons.push_back(usd(claimed) + "/h is not the list price (" + fmt("%+.1f", d * 100) +
+                            "%): " + list_what + matches);
+      }
+    } else {
+      raise(c, Verdict::implausible);
+      std::string pub;
+      for (const auto& r : public_rates(*pf.inst)) pub += (pub.empty() ? "" : "; ") + r.what;
+      c.reasons.push_back(usd(claimed) + "/h cannot be a list price: " + pf.inst->id + " has no public " +
+                          cl.tier + " price (public: " + (pub.empty() ? "none" : pub) + ")" + matches);
+    }
+  }
+
+  // --- claimed peak ---------------------------------------------------------------------------
+  if (cl.peak_tflops) {
+    const double cp = *cl.peak_tflops;
+    if (pf.peak > 0 && std::abs(cp / pf.peak - 1) <= ctx.price_tolerance) {
+      raise(c, Verdict::ok);
+      c.reasons.push_back("claimed peak " + fmt("%g", cp) + " TFLOPS is " + chip + "'s dense " + prec + " peak");
+    } else {
+      raise(c, Verdict::implausible);
+      std::string r = "claimed peak " + fmt("%g", cp) + " TFLOPS is not " + chip + "'s dense " + prec +
+                      " peak (" + fmt("%g", pf.peak) + ")";
+      if (pf.peak > 0 && std::abs(cp / (2 * pf.peak) - 1) <= kPeakMatchTolerance)
+        r += "; it is the 2:4-sparse datasheet figure, twice the dense peak";
+      if (ctx.accelerators)
+        for (const auto& a : *ctx.accelerators) {
+          if (pf.acc && a.id == pf.acc->id) continue;
+          // The scenario's precision first: "190 is trainium1's bf16 peak" rather than its tf32.
+          const int first = static_cast<int>(sc.precision);
+          for (int k = 0; k < kPrecisionCount; ++k) {
+            const int p = k == 0 ? first : (k <= first ? k - 1 : k);
+            if (a.peak_tflops[p] > 0 && std::abs(cp / a.peak_tflops[p] - 1) <= kPeakMatchTolerance) {
+              r += "; it is " + a.id + "'s dense " + kPrecisionNames[p] + " peak (" + fmt("%g", a.peak_tflops[p]) + ")";
+              break;
+            }
+          }
+        }
+      c.reasons.push_back(r);
+    }
+  }
+
+  // --- achieved TFLOPS per chip and MFU -------------------------------------------------------
+  if (cl.tflops_per_chip && pf.peak > 0) {
+    const double mfu = *cl.tflops_per_chip / pf.peak;
+    c.implied.push_back({"implied_mfu", mfu});
+    judge_mfu(c, mfu, fmt("%g", *cl.tflops_per_chip) + " TFLOPS per chip on " + chip + " (" +
+                          fmt("%g", pf.peak) + " dense " + prec + ")", ctx);
+  }
+  if (cl.mfu) {
+    const double m = *cl.mfu;
+    if (cl.tflops_per_chip) {
+      const double basis = cl.peak_tflops ? *cl.peak_tflops : pf.peak;
+      if (basis > 0) {
+        const double stated = *cl.tflops_per_chip / basis;
+        if (std::abs(stated - m) > 0.05) {
+          raise(c, Verdict::implausible);
+          c.reasons.push_back("inconsistent: " + pct(m) + " of " + fmt("%g", basis) + " TFLOPS is " +
+                              fmt("%.4g", m * basis) + " TFLOPS, not " + fmt("%g", *cl.tflops_per_chip));
+        } else if (cl.peak_tflops && pf.peak > 0 && std::abs(*cl.peak_tflops / pf.peak - 1) > ctx.price_tolerance) {
+          c.reasons.push_back("the stated " + pct(m) + " is of the wrong peak; against " + chip + "'s " +
+                              fmt("%g", pf.peak) + " TFLOPS it is " + pct(*cl.tflops_per_chip / pf.peak));
+        }
+      }
+    } else {
+      c.implied.push_back({"claimed_mfu", m});
+      judge_mfu(c, m, "the claimed utilization", ctx);
+    }
+  }
+
+  // --- wall time ------------------------------------------------------------------------------
+  if (cl.wall_time_s) {
+    const double t = *cl.wall_time_s;
+    if (run_flops && pf.peak > 0 && pf.chips > 0 && t > 0) {
+      const double mfu = *run_flops / (t * pf.chips * pf.peak * 1e12);
+      c.implied.push_back({"implied_mfu", mfu});
+      judge_mfu(c, mfu, days(t) + " on " + std::to_string(pf.nodes) + " x " + pf.inst->id + " (" +
+                            std::to_string(pf.chips) + " " + chip + ") for " + fmt("%.3g", *run_flops) +
+                            " model FLOPs", ctx);
+    } else {
+      c.reasons.push_back("wall time not checked: no FLOP count for the run (no estimate, no training_flops)");
+    }
+    if (same_instance && ctx.cost && ctx.cost->wall.total_s > 0 && pf.nodes == sc.nodes) {
+      c.implied.push_back({"estimated_wall_time_s", ctx.cost->wall.total_s});
+      c.reasons.push_back("the estimate for this scenario is " + days(ctx.cost->wall.total_s) +
+                          " (claim / estimate = " + fmt("%.2f", t / ctx.cost->wall.total_s) + ")");
+    }
+  }
+
+  // --- throughput -----------------------------------------------------------------------------
+  if (cl.tokens_per_s) {
+    if (flops_per_token > 0 && pf.peak > 0 && pf.chips > 0) {
+      const double mfu = *cl.tokens_per_s * flops_per_token / (pf.chips * pf.peak * 1e12);
+      c.implied.push_back({"implied_mfu", mfu});
+      judge_mfu(c, mfu, fmt("%.4g", *cl.tokens_per_s) + " tokens/s on " + std::to_string(pf.chips) + " " + chip, ctx);
+    } else {
+      c.reasons.push_back("throughput not checked: no FLOPs per token (no estimate)");
+    }
+  }
+
+  // --- bill -----------------------------------------------------------------------------------
+  if (cl.bill_usd) {
+    std::optional<double> t = cl.wall_time_s;
+    std::string basis = "the claimed time";
+    if (!t && same_instance && ctx.cost && pf.nodes == sc.nodes) {
+      t = ctx.cost->wall.billed_s;
+      basis = "the estimated time (" + days(*t) + ")";
+    }
+    const double compute = *cl.bill_usd - cl.bill_other_usd;
+    const auto rates = public_rates(*pf.inst);
+    if (t && *t > 0) {
+      const double ih = pf.nodes * *t / 3600.0;
+      const double implied = compute / ih;
+      c.implied.push_back({"implied_usd_per_instance_hour", implied});
+      if (rates.empty()) {
+        c.reasons.push_back("bill implies " + usd(implied) + " per instance-hour over " + basis + "; " +
+                            pf.inst->id + " has no public price to compare it with");
+      } else {
+        const auto lo = *std::min_element(rates.begin(), rates.end(),
+                                          [](auto& a, auto& b) { return a.usd_per_hour < b.usd_per_hour; });
+        const auto hi = *std::max_element(rates.begin(), rates.end(),
+                                          [](auto& a, auto& b) { return a.usd_per_hour < b.usd_per_hour; });
+        const std::string head = usd(*cl.bill_usd) +
+                                 (cl.bill_other_usd > 0 ? " (" + usd(compute) + " for instances)" : std::string()) +
+                                 " over " + count(ih) + " instance-hours (" + basis + ", " +
+                                 std::to_string(pf.nodes) + " x " + pf.inst->id + ") is " + usd(implied) +
+                                 " per instance-hour";
+        if (implied < lo.usd_per_hour * (1 - ctx.price_tolerance)) {
+          raise(c, Verdict::implausible);
+          c.reasons.push_back(head + ": implausibly cheap, below every public rate (lowest: " + lo.what + ")");
+        } else if (implied > hi.usd_per_hour * (1 + ctx.price_tolerance)) {
+          raise(c, Verdict::implausible);
+          c.reasons.push_back(head + ": above every public rate (highest: " + hi.what + ")");
+        } else {
+          raise(c, Verdict::ok);
+          c.reasons.push_back(head + ": within the public rates (" + usd(lo.usd_per_hour) + " to " +
+                              usd(hi.usd_per_hour) + ")");
+        }
+      }
+    } else {
+      c.reasons.push_back("bill not checked against prices: no wall time (claimed or estimated)");
+    }
+    // The cheapest the FLOPs can be: every chip at dense peak, at the lowest public rate.
+    if (run_flops && pf.peak > 0 && pf.inst->chips_per_node > 0 && !rates.empty()) {
+      double lo = rates.front().usd_per_hour;
+      for (const auto& r : rates) lo = std::min(lo, r.usd_per_hour);
+      const double floor_usd = *run_flops / (pf.peak * 1e12 * pf.inst->chips_per_node) / 3600.0 * lo;
+      c.implied.push_back({"compute_floor_usd", floor_usd});
+      if (compute < floor_usd) {
+        raise(c, Verdict::implausible);
+        c.reasons.push_back(usd(compute) + " of instance time cannot buy " + fmt("%.3g", *run_flops) +
+                            " FLOPs on " + pf.inst->id + ": even at 100% of peak and " + usd(lo) +
+                            "/h that costs " + usd(floor_usd) + " (" + usd(floor_usd / ctx.mfu_ceiling) +
+                            " at " + pct(ctx.mfu_ceiling) + " MFU), short of a negotiated discount");
+      }
+    }
+    if (same_instance && ctx.cost && ctx.cost->bill.priced && pf.nodes == sc.nodes && ctx.cost->bill.runs > 0) {
+      const double est_run = ctx.cost->bill.usd_per_run;
+      c.implied.push_back({"estimated_usd_per_run", est_run});
+      c.reasons.push_back("the estimated bill is " + usd(est_run) + " per run (claim / estimate = " +
+                          fmt("%.2f", *cl.bill_usd / est_run) + ")");
+    }
+  }
+
+  // --- collective -----------------------------------------------------------------------------
+  if (cl.collective_bytes && cl.collective_time_s && *cl.collective_time_s > 0) {
+    // A bandwidth-optimal all-reduce moves 2 (n-1)/n of the buffer through every rank
+    // (Patarasuk and Yuan 2009); n = 2 gives the loosest bound, S / t.
+    const int n = std::max(2, cl.collective_ranks);
+    const double need_gbps = 2.0 * (n - 1) / n * *cl.collective_bytes / *cl.collective_time_s / 1e9;
+    c.implied.push_back({"implied_gb_per_s_per_rank", need_gbps});
+    const double link = pf.inst->intra.gbps_per_chip;
+    const double net = pf.inst->inter_node_gbps / 8.0;
+    const double best = std::max(link, net);
+    if (best <= 0) {
+      c.reasons.push_back("collective not checked: " + pf.inst->id + " has no link bandwidth in its preset");
+    } else if (need_gbps > best) {
+      raise(c, Verdict::impossible);
+      c.reasons.push_back(fmt("%.3g", *cl.collective_bytes / 1e9) + " GB all-reduced in " +
+                          fmt("%.3g", *cl.collective_time_s * 1e3) + " ms needs " + fmt("%.4g", need_gbps) +
+                          " GB/s per rank, above " + pf.inst->id + "'s fastest link (" + fmt("%g", best) +
+                          " GB/s per chip)");
+    } else {
+      raise(c, Verdict::ok);
+      c.reasons.push_back("the collective needs " + fmt("%.4g", need_gbps) + " GB/s per rank, within " +
+                          fmt("%g", best) + " GB/s");
+    }
+  }
+
+  if (c.reasons.empty()) c.reasons.push_back("nothing in this claim that the model checks");
+  return c;
+}
+
+std::vector<ClaimCheck> check_claims(const std::vector<Claim>& claims, const ClaimContext& ctx) {
+  std::vector<ClaimCheck> v;
+  v.reserve(claims.size());
+  for (const auto& c : claims) v.push_back(check_claim(c, ctx));
+  return v;
+}
+
+}  // namespace tc

@@ -1,0 +1,742 @@
+// Cost model: wall time of a run, the campaign's cloud bill, the owned-cluster alternative.
+#include "core/cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tc {
+namespace {
+
+constexpr double kHoursPerMonth = 730.0;   // 8,760 h / 12, the convention of AWS pricing pages
+constexpr double kHoursPerYear = 8760.0;
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+std::string usd(double v) { return format_usd(v); }
+
+double sum_terms(const std::vector<NamedTerm>& t) {
+  double s = 0;
+  for (const auto& x : t) s += x.value;
+  return s;
+}
+
+// Totals are built as sums; this guards against a term added later and left out of a total.
+void check_sum(const char* what, const std::vector<NamedTerm>& terms, double total) {
+  const double s = sum_terms(terms);
+  if (!(std::abs(s - total) <= 1e-9 * std::max(1.0, std::abs(total))))
+    throw std::logic_error(std::string(what) + ": total is not the sum of its terms");
+}
+
+void add_term(std::vector<NamedTerm>& v, const std::string& name, double value) {
+  for (auto& t : v)
+    if (t.name == name) {
+      t.value += value;
+      return;
+    }
+  v.push_back({name, value});
+}
+
+bool finite_nonneg(double v) { return std::isfinite(v) && v >= 0; }
+
+const char* kBaseTiers[] = {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot"};
+
+// A tier name the model knows: the base names, "custom", or a preset's variant of a base name
+// such as "reserved_3y_all_upfront".
+bool known_tier(const std::string& t) {
+  if (t == "custom") return true;
+  for (const char* b : kBaseTiers) {
+    const std::string base(b);
+    if (t == base) return true;
+    if (t.size() > base.size() + 1 && t.compare(0, base.size(), base) == 0 && t[base.size()] == '_')
+      return true;
+  }
+  return false;
+}
+
+std::string public_tiers(const Instance& inst) {
+  std::string s;
+  for (const auto& p : inst.prices) {
+    if (!(p.price_usd_per_hour > 0)) continue;
+    if (!s.empty()) s += "; ";
+    s += p.tier + " " + usd(p.price_usd_per_hour) + "/h";
+    if (!p.region.empty() || !p.date.empty()) s += " (" + p.region + (p.region.empty() ? "" : ", ") + p.date + ")";
+  }
+  return s.empty() ? "none" : s;
+}
+
+struct Rate {
+  bool priced = false;
+  double usd_per_hour = 0;
+  std::string billed_tier;
+  std::string region, date, source;
+  std::string problem;  // why it is not priced
+};
+
+Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare& share,
+                  const CostInputs& in) {
+  Rate r;
+  r.billed_tier = tier;
+  const std::string who = inst.id.empty() ? std::string("the instance") : inst.id;
+  if (tier == "custom") {
+    if (share.usd_per_hour) {
+      r.priced = true;
+      r.usd_per_hour = *share.usd_per_hour;
+      r.source = "custom negotiated rate (scenario)";
+      return r;
+    }
+    const PriceTier* od = find_price(inst, "on_demand");
+    const double d = share.discount.value_or(0);
+    if (!od) {
+      r.problem = who + " has no public on_demand price to take the custom discount from";
+      return r;
+    }
+    r.priced = true;
+    r.usd_per_hour = od->price_usd_per_hour * (1 - d);
+    r.region = od->region;
+    r.date = od->date;
+    r.source = "custom: " + fmt("%.4g", d * 100) + "% off on_demand " + usd(od->price_usd_per_hour) +
+               "/h (" + od->source + ")";
+    return r;
+  }
+  if (const PriceTier* p = find_price(inst, tier)) {
+    r.priced = true;
+    r.usd_per_hour = p->price_usd_per_hour;
+    r.region = p->region;
+    r.date = p->date;
+    r.source = p->source;
+    return r;
+  }
+  if (tier == "spot") {
+    // AWS spot prices float; the presets carry a typical discount off on demand.
+    const double d = share.discount ? *share.discount
+                                    : (in.pricing.spot_discount ? *in.pricing.spot_discount : inst.spot_discount);
+    if (!(d > 0)) {
+      r.problem = who + " is not offered as spot (no spot discount in its preset)";
+      return r;
+    }
+    const PriceTier* od = find_price(inst, "on_demand");
+    if (!od) {
+      r.problem = who + " has no public on_demand price to take the spot discount from";
+      return r;
+    }
+    r.priced = true;
+    r.usd_per_hour = od->price_usd_per_hour * (1 - d);
+    r.region = od->region;
+    r.date = od->date;
+    r.source = "spot: typical " + fmt("%.4g", d * 100) + "% off on_demand " +
+               usd(od->price_usd_per_hour) + "/h (" + od->source + ")";
+    return r;
+  }
+  r.problem = who + " has no public " + tier + " price";
+  return r;
+}
+
+// Time overheads a run's progress is exposed to, per second of running.
+struct EventRates {
+  double failures_per_s = 0;
+  double spot_per_s = 0;
+};
+
+EventRates event_rates(const CostInputs& in, const JobPerf& job, double spot_share) {
+  EventRates e;
+  e.failures_per_s = in.failures.per_node_hour * job.nodes / 3600.0;
+  e.spot_per_s = in.spot.interruptions_per_hour.value_or(kDefaultSpotInterruptionsPerHour) * spot_share * job.nodes / 3600.0;
+  return e;
+}
+
+// Runs of a campaign, each with its weight: the first run compiles in full, later runs reuse the
+// compile cache; full runs train to the end, the others a fraction.
+struct RunKind {
+  double fraction;
+  bool cached;
+  double weight;
+};
+
+std::vector<RunKind> campaign_runs(const CampaignInputs& c) {
+  const double full = c.full_runs.value_or(c.runs);
+  const double part = std::max(0.0, c.runs - full);
+  const double f = c.truncated_fraction;
+  std::vector<RunKind> v;
+  if (full >= 1) {
+    v = {{1.0, false, 1.0}, {1.0, true, full - 1}, {f, true, part}};
+  } else if (part >= 1) {
+    v = {{f, false, 1.0}, {f, true, part - 1}, {1.0, true, full}};
+  } else {
+    v = {{1.0, false, full}, {f, false, part}};
+  }
+  v.erase(std::remove_if(v.begin(), v.end(), [](const RunKind& r) { return !(r.weight > 0); }),
+          v.end());
+  return v;
+}
+
+struct CampaignTime {
+  std::vector<NamedTerm> terms;  // summed over runs, seconds
+  double wall_s = 0;
+  double billed_s = 0;
+};
+
+CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
+                           double spot_share) {
+  CampaignTime ct;
+  for (const RunKind& rk : campaign_runs(in.campaign)) {
+    WallTime w = wall_time(in, job, acc, spot_share, rk.fraction, rk.cached);
+    for (const auto& t : w.terms) add_term(ct.terms, t.name, t.value * rk.weight);
+    ct.wall_s += w.total_s * rk.weight;
+    ct.billed_s += w.billed_s * rk.weight;
+  }
+  return ct;
+}
+
+double run_equivalents(const CampaignInputs& c) {
+  const double full = c.full_runs.value_or(c.runs);
+  return full + std::max(0.0, c.runs - full) * c.truncated_fraction;
+}
+
+struct Extras {
+  std::vector<NamedTerm> items;
+  double engineering = 0;
+  double months = 0;
+};
+
+// Storage, transfer and engineering: the same on the cloud and on an owned cluster.
+Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) {
+  Extras e;
+  const double running_months = campaign_wall_s / 3600.0 / kHoursPerMonth;
+  e.months = running_months;
+  if (in.campaign.runs_per_month > 0)
+    e.months = std::max(running_months, in.campaign.runs / in.campaign.runs_per_month);
+  const double held = e.months + in.storage.retention_months;
+  const double ckpt_bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override
+                                                             : job.checkpoint_bytes;
+  // Storage: GB kept x $/GB-month x months held (S3-style monthly average billing).
+  add_term(e.items, "storage.checkpoints",
+           in.checkpoint.kept * ckpt_bytes / 1e9 * in.storage.usd_per_gb_month * held);
+  add_term(e.items, "storage.dataset", in.storage.dataset_gb * in.storage.usd_per_gb_month * held);
+  const double copy_gb = in.transfer.copy_gb.value_or(in.storage.dataset_gb);
+  add_term(e.items, "transfer.cross_region",
+           in.transfer.cross_region_copies * copy_gb * in.transfer.cross_region_usd_per_gb);
+  add_term(e.items, "transfer.egress",
+           (in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months) *
+               in.transfer.egress_usd_per_gb);
+  const double eng = in.engineering.person_weeks * in.engineering.usd_per_week;
+  e.engineering = in.engineering.spread_runs > 0
+                      ? eng * std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
+                      : eng;
+  add_term(e.items, "engineering", e.engineering);
+  return e;
+}
+
+double node_power_w(const JobPerf& job, std::optional<double> override_w, bool* known) {
+  if (override_w) {
+    *known = true;
+    return *override_w;
+  }
+  *known = job.chip_power_w > 0;
+  return job.chips_per_node * job.chip_power_w + job.host_power_w_per_node;
+}
+
+// Fills the derived per-token, per-run and per-month figures of a bill.
+void derive(Bill& b, const CostInputs& in, const JobPerf& job, double compute_usd) {
+  b.runs = in.campaign.runs;
+  b.run_equivalents = run_equivalents(in.campaign);
+  b.tokens = job.tokens_per_step * job.steps * b.run_equivalents;
+  const double mtok = b.tokens / 1e6;
+  b.usd_per_million_tokens = mtok > 0 ? b.total_usd / mtok : 0;
+  b.compute_usd_per_million_tokens = mtok > 0 ? compute_usd / mtok : 0;
+  b.usd_per_run = b.runs > 0 ? b.total_usd / b.runs : 0;
+  const double recurring = b.total_usd - b.engineering_usd;
+  // Per month: runs_per_month runs; else the campaign back to back, and a campaign shorter than a
+  // month counts as that month's spend.
+  if (in.campaign.runs_per_month > 0)
+    b.usd_per_month = recurring / b.runs * in.campaign.runs_per_month;
+  else
+    b.usd_per_month = recurring / std::max(1.0, b.campaign_months);
+}
+
+void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double pue,
+                 const EnergyInputs& en, double billed_s) {
+  b.energy_known = known;
+  b.node_power_w = power_w;
+  if (!known) {
+    b.warnings.push_back("energy: no published chip power for " +
+                         (job.accelerator_id.empty() ? std::string("this accelerator") : job.accelerator_id) +
+                         "; set energy.node_power_w (measured watts per node) for energy and CO2e");
+    return;
+  }
+  // kWh = nodes x W per node x hours x PUE / 1000
+  b.energy_kwh = job.nodes * power_w * billed_s / 3600.0 * pue / 1000.0;
+  b.co2e_kg = b.energy_kwh * en.grid_kg_co2e_per_kwh;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+std::string format_usd(double v) {
+  if (!std::isfinite(v)) return "$?";
+  if (std::abs(v) < 100) return fmt("$%.4g", v);
+  if (std::abs(v) < 1000) return fmt("$%.2f", v);
+  // Whole dollars with thousands separators: $3,400,000.
+  const std::string digits = fmt("%.0f", std::abs(v));
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-$" : "$") + out;
+}
+
+std::string format_duration(double s) {
+  if (!std::isfinite(s)) return "?";
+  if (s < 120) return fmt("%.3g s", s);
+  if (s < 2 * 3600) return fmt("%.3g min", s / 60);
+  if (s < 2 * 86400) return fmt("%.3g h", s / 3600);
+  return fmt("%.3g days", s / 86400);
+}
+
+const PriceTier* find_price(const Instance& inst, const std::string& tier) {
+  for (const auto& p : inst.prices)
+    if (p.tier == tier && p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour)) return &p;
+  return nullptr;
+}
+
+std::string describe_price(const Instance& inst, const PriceTier& p) {
+  std::string s = inst.id + " " + p.tier + " " + usd(p.price_usd_per_hour) + "/h";
+  if (!p.region.empty() || !p.date.empty())
+    s += " (" + p.region + (p.region.empty() || p.date.empty() ? "" : ", ") + p.date + ")";
+  return s;
+}
+
+double peak_tflops(const Accelerator& acc, Precision p) {
+  const int i = static_cast<int>(p);
+  return (i >= 0 && i < kPrecisionCount) ? acc.peak_tflops[i] : 0;
+}
+
+CompileDefaults compile_defaults(const Accelerator& acc) {
+  const bool neuron = acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
+  if (neuron)
+    // Neuron compiles the whole graph ahead of time: field reports of 374-380 s for the first
+    // compile and 42-118 s per new sequence-length bucket; 8-12 min warm-up at 62-68% throughput
+    // (seed cases A and C, ../shared/reference/seed-cases.md).
+    return {380.0, 80.0, 10.0, 0.65,
+            "Neuron field reports: first compile 374-380 s, 42-118 s per shape bucket, "
+            "8-12 min warm-up at 62-68% throughput"};
+  // GPUs: eager PyTorch needs no graph compile; torch.compile / CUDA graph capture and NCCL
+  // communicator set-up take tens of seconds; warm-up (cuDNN/cuBLAS autotuning, data loader) lasts
+  // seconds.
+  return {60.0, 20.0, 0.5, 0.5,
+          "GPU: torch.compile and NCCL set-up ~1 min, new shapes ~20 s, ~30 s warm-up at half speed"};
+}
+
+std::vector<InputProblem> validate(const CostInputs& in) {
+  std::vector<InputProblem> p;
+  auto need = [&](bool ok, const std::string& field, const std::string& reason) {
+    if (!ok) p.push_back({field, reason});
+  };
+  auto nonneg = [&](double v, const std::string& field) {
+    if (std::isnan(v)) need(false, field, "NaN is not a number");
+    else need(finite_nonneg(v), field, fmt("%g", v) + " must be a finite number >= 0");
+  };
+  auto fraction = [&](double v, const std::string& field) {
+    need(std::isfinite(v) && v >= 0 && v <= 1, field, fmt("%g", v) + " must be in [0, 1]");
+  };
+  auto positive = [&](double v, const std::string& field) {
+    need(std::isfinite(v) && v > 0, field, fmt("%g", v) + " must be a finite number > 0");
+  };
+  if (in.compile.first_s) nonneg(*in.compile.first_s, "overheads.compile.first_s");
+  if (in.compile.recompile_s) nonneg(*in.compile.recompile_s, "overheads.compile.recompile_s");
+  need(in.compile.shapes >= 1, "overheads.compile.shapes", std::to_string(in.compile.shapes) + " must be >= 1");
+  fraction(in.compile.cache_hit, "overheads.compile.cache_hit");
+  if (in.warmup.minutes) nonneg(*in.warmup.minutes, "overheads.warmup.minutes");
+  if (in.warmup.throughput) fraction(*in.warmup.throughput, "overheads.warmup.throughput");
+  if (in.checkpoint.interval_min) positive(*in.checkpoint.interval_min, "overheads.checkpoint.interval_min");
+  positive(in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
+  nonneg(in.checkpoint.bytes_override, "overheads.checkpoint.bytes");
+  need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept", std::to_string(in.checkpoint.kept) + " must be >= 0");
+  nonneg(in.failures.per_node_hour, "overheads.failures.per_node_hour");
+  nonneg(in.failures.restart_min, "overheads.failures.restart_min");
+  if (in.spot.interruptions_per_hour)
+    nonneg(*in.spot.interruptions_per_hour, "overheads.spot.interruptions_per_hour");
+  nonneg(in.spot.restart_min, "overheads.spot.restart_min");
+  if (in.pricing.spot_discount)
+    need(std::isfinite(*in.pricing.spot_discount) && *in.pricing.spot_discount >= 0 && *in.pricing.spot_discount < 1,
+         "pricing.spot_discount", fmt("%g", *in.pricing.spot_discount) + " must be in [0, 1)");
+  nonneg(in.queue_hours, "overheads.queue_hours");
+
+  const auto& mix = in.pricing.mix;
+  need(!mix.empty(), "pricing.mix", "needs at least one tier");
+  double fsum = 0;
+  long long isum = 0;
+  for (size_t i = 0; i < mix.size(); ++i) {
+    const std::string f = "pricing.mix[" + std::to_string(i) + "]";
+    const TierShare& t = mix[i];
+    need(known_tier(t.tier), f + ".tier",
+         "'" + t.tier + "' is not a tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot, custom)");
+    if (!t.fallback.empty())
+      need(known_tier(t.fallback) && t.fallback != "custom", f + ".fallback",
+           "'" + t.fallback + "' is not a public tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot)");
+    if (in.pricing.mix_by == MixBy::fraction) {
+      fraction(t.fraction, f + ".fraction");
+      fsum += t.fraction;
+    } else {
+      need(t.instances >= 0, f + ".instances", std::to_string(t.instances) + " must be >= 0");
+      isum += t.instances;
+    }
+    if (t.usd_per_hour) nonneg(*t.usd_per_hour, f + ".usd_per_hour");
+    if (t.discount)
+      need(std::isfinite(*t.discount) && *t.discount >= 0 && *t.discount < 1, f + ".discount",
+           fmt("%g", *t.discount) + " must be in [0, 1)");
+    if (t.tier == "custom") need(t.usd_per_hour || t.discount, f, "custom tier needs usd_per_hour or discount");
+  }
+  if (!mix.empty() && in.pricing.mix_by == MixBy::fraction && std::isfinite(fsum))
+    need(std::abs(fsum - 1) <= 1e-6, "pricing.mix", "fractions sum to " + fmt("%.6g", fsum) + ", not 1");
+  if (!mix.empty() && in.pricing.mix_by == MixBy::instances)
+    need(isum > 0, "pricing.mix", "instance counts sum to 0");
+
+  nonneg(in.storage.usd_per_gb_month, "overheads.storage.usd_per_gb_month");
+  nonneg(in.storage.dataset_gb, "overheads.storage.dataset_gb");
+  nonneg(in.storage.retention_months, "overheads.storage.retention_months");
+  nonneg(in.transfer.cross_region_copies, "overheads.transfer.cross_region_copies");
+  if (in.transfer.copy_gb) nonneg(*in.transfer.copy_gb, "overheads.transfer.copy_gb");
+  nonneg(in.transfer.cross_region_usd_per_gb, "overheads.transfer.cross_region_usd_per_gb");
+  nonneg(in.transfer.egress_gb, "overheads.transfer.egress_gb");
+  nonneg(in.transfer.egress_gb_per_month, "overheads.transfer.egress_gb_per_month");
+  nonneg(in.transfer.egress_usd_per_gb, "overheads.transfer.egress_usd_per_gb");
+  nonneg(in.engineering.person_weeks, "overheads.engineering.person_weeks");
+  nonneg(in.engineering.usd_per_week, "overheads.engineering.usd_per_week");
+  nonneg(in.engineering.spread_runs, "overheads.engineering.spread_runs");
+
+  positive(in.campaign.runs, "campaign.runs");
+  if (in.campaign.full_runs) {
+    nonneg(*in.campaign.full_runs, "campaign.full_runs");
+    need(!(*in.campaign.full_runs > in.campaign.runs), "campaign.full_runs",
+         fmt("%g", *in.campaign.full_runs) + " exceeds campaign.runs (" + fmt("%g", in.campaign.runs) + ")");
+  }
+  need(std::isfinite(in.campaign.truncated_fraction) && in.campaign.truncated_fraction > 0 &&
+           in.campaign.truncated_fraction <= 1,
+       "campaign.truncated_fraction", fmt("%g", in.campaign.truncated_fraction) + " must be in (0, 1]");
+  nonneg(in.campaign.runs_per_month, "campaign.runs_per_month");
+
+  if (in.owned.enabled) {
+    need(in.owned.nodes >= 0, "owned_cluster.nodes", std::to_string(in.owned.nodes) + " must be >= 0");
+    nonneg(in.owned.capex_usd_per_node, "owned_cluster.capex_usd_per_node");
+    positive(in.owned.depreciation_years, "owned_cluster.depreciation_years");
+    need(std::isfinite(in.owned.utilization) && in.owned.utilization > 0 && in.owned.utilization <= 1,
+         "owned_cluster.utilization", fmt("%g", in.owned.utilization) + " must be in (0, 1]");
+    if (in.owned.node_power_w) nonneg(*in.owned.node_power_w, "owned_cluster.node_power_w");
+    fraction(in.owned.idle_power_fraction, "owned_cluster.idle_power_fraction");
+    need(std::isfinite(in.owned.pue) && in.owned.pue >= 1, "owned_cluster.pue", fmt("%g", in.owned.pue) + " must be >= 1");
+    if (in.owned.usd_per_kwh) nonneg(*in.owned.usd_per_kwh, "owned_cluster.usd_per_kwh");
+    nonneg(in.owned.facility_usd_per_year, "owned_cluster.facility_usd_per_year");
+    nonneg(in.owned.staff_usd_per_year, "owned_cluster.staff_usd_per_year");
+    positive(in.owned.horizon_years, "owned_cluster.horizon_years");
+  }
+  nonneg(in.energy.usd_per_kwh, "energy.usd_per_kwh");
+  nonneg(in.energy.grid_kg_co2e_per_kwh, "energy.grid_kg_co2e_per_kwh");
+  need(std::isfinite(in.energy.cloud_pue) && in.energy.cloud_pue >= 1, "energy.cloud_pue",
+       fmt("%g", in.energy.cloud_pue) + " must be >= 1");
+  if (in.energy.node_power_w) nonneg(*in.energy.node_power_w, "energy.node_power_w");
+  if (in.deadline_days) positive(*in.deadline_days, "deadline_days");
+  return p;
+}
+
+JobPerf job_perf(const Scenario& sc, const Estimate& est) {
+  JobPerf j;
+  j.instance_id = sc.instance.id;
+  j.accelerator_id = !sc.accelerator.id.empty() ? sc.accelerator.id : sc.instance.accelerator_id;
+  j.nodes = sc.nodes;
+  j.chips_per_node = sc.instance.chips_per_node;
+  j.chips = est.chips > 0 ? est.chips : sc.nodes * sc.instance.chips_per_node;
+  j.step_time_s = est.step_time_s;
+  j.steps = est.steps;
+  j.tokens_per_step = est.tokens_per_s > 0 && est.step_time_s > 0
+                          ? est.tokens_per_s * est.step_time_s
+                          : static_cast<double>(sc.global_batch) * sc.model.seq_len;
+  j.model_flops_per_step = est.model_flops_per_step;
+  j.checkpoint_bytes = est.checkpoint_bytes;
+  j.peak_tflops_per_chip = peak_tflops(sc.accelerator, sc.precision);
+  j.mfu = est.mfu;
+  j.chip_power_w = sc.accelerator.power_w;
+  j.host_power_w_per_node = sc.instance.host_power_w;
+  return j;
+}
+
+WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
+                   double spot_share, double run_fraction, bool cached) {
+  const CompileDefaults d = compile_defaults(acc);
+  WallTime w;
+  const double train = job.steps * job.step_time_s * run_fraction;
+
+  // Compile: the first graph, then one recompile per further shape; a reused compile cache
+  // spares cache_hit of that work on later runs.
+  double compile = in.compile.first_s.value_or(d.first_s) +
+                   (in.compile.shapes - 1) * in.compile.recompile_s.value_or(d.recompile_s);
+  if (cached) compile *= 1 - in.compile.cache_hit;
+
+  // Warm-up: W seconds at throughput f make W*f seconds of progress, so cost W*(1-f) extra;
+  // a run shorter than that finishes inside the warm-up at train/f.
+  const double wu = in.warmup.minutes.value_or(d.warmup_min) * 60.0;
+  const double f = in.warmup.throughput.value_or(d.warmup_throughput);
+  double warmup = 0;
+  if (train > 0 && wu > 0) {
+    if (f > 0 && train <= wu * f) warmup = train / f - train;
+    else warmup = wu * (1 - f);
+  }
+
+  // Checkpoints: blocking writes of the whole checkpoint at the storage's aggregate bandwidth.
+  const double bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override : job.checkpoint_bytes;
+  w.checkpoint_write_s = bytes / 1e9 / in.checkpoint.write_gb_per_s;
+  const EventRates er = event_rates(in, job, spot_share);
+  const double rate = er.failures_per_s + er.spot_per_s;
+  if (in.checkpoint.interval_min) {
+    w.checkpoint_interval_s = *in.checkpoint.interval_min * 60.0;
+  } else if (rate > 0 && w.checkpoint_write_s > 0) {
+    // Young (1974), "A first order approximation to the optimum checkpoint interval":
+    // tau = sqrt(2 * delta * M), delta = checkpoint write time, M = mean time between
+    // interruptions of the job (Daly 2006 refines it; the first order is within a few percent
+    // while delta << M). At least one minute, and at least one checkpoint per run.
+    w.checkpoint_interval_s = std::max(60.0, std::sqrt(2.0 * w.checkpoint_write_s / rate));
+    if (train > 0) w.checkpoint_interval_s = std::min(w.checkpoint_interval_s, train);
+  } else {
+    // Nothing to protect against: one checkpoint at the end of the run.
+    w.checkpoint_interval_s = train > 0 ? train : 3600.0;
+  }
+  const double checkpoints = train / w.checkpoint_interval_s * w.checkpoint_write_s;
+
+  // Failures and spot interruptions: each costs its restart plus, on average, half a checkpoint
+  // interval of lost work. They happen while the job runs, including during the time they cost,
+  // so running time T = base + rate * cost * T, i.e. T = base / (1 - rate * cost).
+  const double lost_f = in.failures.restart_min * 60.0 + w.checkpoint_interval_s / 2;
+  const double lost_s = in.spot.restart_min * 60.0 + w.checkpoint_interval_s / 2;
+  const double phi = er.failures_per_s * lost_f + er.spot_per_s * lost_s;
+  if (!(phi < 1))
+    throw CostError("overheads.failures",
+                    "expected failures and spot interruptions cost " + fmt("%.3g", phi) +
+                        " s of restart and lost work per second of running: the job never finishes");
+  const double base = train + compile + warmup + checkpoints;
+  const double run = base / (1 - phi);
+  const double failures = er.failures_per_s * lost_f * run;
+  const double spot = er.spot_per_s * lost_s * run;
+  w.expected_failures = er.failures_per_s * run;
+  w.expected_spot_interruptions = er.spot_per_s * run;
+
+  const double queue = in.queue_hours * 3600.0;
+  w.terms = {{"training", train},     {"compile", compile},
+             {"warmup", warmup},       {"checkpoints", checkpoints},
+             {"failures", failures},   {"spot_interruptions", spot},
+             {"queue", queue}};
+  w.total_s = sum_terms(w.terms);
+  w.billed_s = w.total_s - queue;
+  check_sum("wall_time", w.terms, w.total_s);
+  return w;
+}
+
+CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instance& inst,
+                         const Accelerator& acc, double preset_spot_interruptions_per_hour) {
+  for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
+  CostInputs in = in_;
+  if (!in.spot.interruptions_per_hour && preset_spot_interruptions_per_hour > 0)
+    in.spot.interruptions_per_hour = preset_spot_interruptions_per_hour;
+  if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
+  if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
+    throw CostError("step_time_s", "the estimate has no finite step time or step count");
+
+  CostResult r;
+  Bill& b = r.bill;
+  b.kind = "cloud";
+  b.instance_id = inst.id;
+
+  // Shares of instance-hours per mix entry.
+  const auto& mix = in.pricing.mix;
+  std::vector<double> shares(mix.size(), 0);
+  if (in.pricing.mix_by == MixBy::fraction) {
+    for (size_t i = 0; i < mix.size(); ++i) shares[i] = mix[i].fraction;
+  } else {
+    long long n = 0;
+    for (const auto& t : mix) n += t.instances;
+    if (n != job.nodes)
+      throw CostError("pricing.mix", "instance counts sum to " + std::to_string(n) + ", not the job's " +
+                                         std::to_string(job.nodes) + " nodes");
+    for (size_t i = 0; i < mix.size(); ++i) shares[i] = static_cast<double>(mix[i].instances) / n;
+  }
+
+  // Rates, with fallbacks for tiers the instance has no public price for.
+  std::vector<Rate> rates;
+  double spot_share = 0;
+  for (size_t i = 0; i < mix.size(); ++i) {
+    const std::string f = "pricing.mix[" + std::to_string(i) + "]";
+    Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in);
+    if (!rt.priced && !mix[i].fallback.empty()) {
+      TierShare fb = mix[i];
+      fb.tier = mix[i].fallback;
+      Rate alt = resolve_tier(inst, fb.tier, fb, in);
+      if (alt.priced) {
+        b.warnings.push_back(f + ": " + rt.problem + "; billed " + fmt("%.4g", shares[i] * 100) +
+                             "% of instance-hours at " + alt.billed_tier + " " + usd(alt.usd_per_hour) +
+                             "/h (" + alt.region + (alt.region.empty() ? "" : ", ") + alt.date + ") instead");
+        rt = alt;
+      } else {
+        rt.problem += "; fallback: " + alt.problem;
+      }
+    }
+    if (!rt.priced) {
+      b.priced = false;
+      b.unpriced.push_back(f + " (" + mix[i].tier + ", " + fmt("%.4g", shares[i] * 100) +
+                           "% of instance-hours): " + rt.problem + ". Public prices: " + public_tiers(inst));
+    }
+    if (rt.priced && rt.billed_tier == "spot") spot_share += shares[i];
+    rates.push_back(rt);
+  }
+  for (const auto& u : b.unpriced) b.warnings.push_back("cost: no price, left out of the total: " + u);
+
+  r.wall = wall_time(in, job, acc, spot_share, 1.0, false);
+  const CampaignTime ct = campaign_time(in, job, acc, spot_share);
+  b.instance_hours = job.nodes * ct.billed_s / 3600.0;
+
+  double blended = 0;  // $ per instance-hour over the priced share
+  for (size_t i = 0; i < mix.size(); ++i) {
+    TierLine line;
+    line.tier = mix[i].tier;
+    line.billed_tier = rates[i].billed_tier;
+    line.share = shares[i];
+    line.instance_hours = b.instance_hours * shares[i];
+    line.priced = rates[i].priced;
+    line.usd_per_hour = rates[i].usd_per_hour;
+    line.usd = line.priced ? line.instance_hours * line.usd_per_hour : 0;
+    line.region = rates[i].region;
+    line.date = rates[i].date;
+    line.source = rates[i].source;
+    if (line.priced) {
+      blended += shares[i] * line.usd_per_hour;
+      add_term(b.items_usd, "instance." + line.billed_tier, line.usd);
+    }
+    b.tiers.push_back(line);
+  }
+  double instance_usd = 0;
+  for (const auto& t : b.items_usd) instance_usd += t.value;
+  for (const auto& t : ct.terms)
+    if (t.name != "queue") add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * blended);
+
+  const Extras ex = extras(in, job, ct.wall_s);
+  for (const auto& t : ex.items) b.items_usd.push_back(t);
+  b.engineering_usd = ex.engineering;
+  b.campaign_months = ex.months;
+  b.total_usd = sum_terms(b.items_usd);
+  check_sum("cost_usd", b.items_usd, b.total_usd);
+
+  // Compute-only bound: the campaign's model FLOPs at dense peak, in instance-hours at the
+  // blended rate. Every plan on these chips bills at least this (MFU <= 1).
+  const double re = run_equivalents(in.campaign);
+  if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
+    b.compute_only_bound_usd = job.model_flops_per_step * job.steps * re /
+                               (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 * blended;
+  derive(b, in, job, instance_usd);
+
+  bool known = false;
+  const double pw = node_power_w(job, in.energy.node_power_w, &known);
+  fill_energy(b, job, pw, known, in.energy.cloud_pue, in.energy, ct.billed_s);
+
+  // Owned cluster: same job, no spot; its yearly cost allocated to the run's node-hours.
+  const bool owned_here = in.owned.enabled && (in.owned.instance_id.empty() || in.owned.instance_id == inst.id);
+  if (owned_here) {
+    Bill o;
+    o.kind = "owned";
+    o.instance_id = inst.id;
+    const OwnedClusterInputs& oc = in.owned;
+    const int n_own = oc.nodes > 0 ? oc.nodes : job.nodes;
+    if (job.nodes > n_own)
+      o.warnings.push_back("owned_cluster.nodes: the job needs " + std::to_string(job.nodes) +
+                           " nodes, the owned cluster has " + std::to_string(n_own));
+    r.owned_wall = wall_time(in, job, acc, 0.0, 1.0, false);
+    const CampaignTime oct = campaign_time(in, job, acc, 0.0);
+    o.instance_hours = job.nodes * oct.billed_s / 3600.0;  // node-hours of the campaign
+    bool pknown = false;
+    const double opw = node_power_w(job, oc.node_power_w ? oc.node_power_w : in.energy.node_power_w, &pknown);
+    const double kwh_price = oc.usd_per_kwh.value_or(in.energy.usd_per_kwh);
+    // Per year: straight-line depreciation; energy of busy hours at full power and idle hours at
+    // idle_power_fraction, x PUE; facility; staff.
+    const double dep_y = n_own * oc.capex_usd_per_node / oc.depreciation_years;
+    const double energy_y = pknown ? n_own * opw / 1000.0 * oc.pue * kHoursPerYear *
+                                         (oc.utilization + (1 - oc.utilization) * oc.idle_power_fraction) *
+                                         kwh_price
+                                   : 0;
+    const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
+    const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
+    o.items_usd = {{"owned.depreciation", dep_y * share},
+                   {"owned.energy", energy_y * share},
+                   {"owned.facility", oc.facility_usd_per_year * share},
+                   {"owned.staff", oc.staff_usd_per_year * share}};
+    const double owned_compute = sum_terms(o.items_usd);
+    const double per_node_hour = owned_compute / std::max(o.instance_hours, 1e-300);
+    for (const auto& t : oct.terms)
+      if (t.name != "queue") add_term(o.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * per_node_hour);
+    const Extras oex = extras(in, job, oct.wall_s);
+    for (const auto& t : oex.items) o.items_usd.push_back(t);
+    o.engineering_usd = oex.engineering;
+    o.campaign_months = oex.months;
+    o.total_usd = sum_terms(o.items_usd);
+    check_sum("owned cost_usd", o.items_usd, o.total_usd);
+    o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
+    o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
+    o.usd_per_node_hour = o.usd_per_year / useful_node_hours_y;
+    if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
+      o.compute_only_bound_usd = job.model_flops_per_step * job.steps * re /
+                                 (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 *
+                                 o.usd_per_node_hour;
+    derive(o, in, job, owned_compute);
+    fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
+    if (!pknown) o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
+    if (oc.capex_usd_per_node <= 0)
+      o.warnings.push_back("owned_cluster.capex_usd_per_node is 0: the owned bill has no hardware cost");
+    r.owned = o;
+  }
+
+  if (in.deadline_days) {
+    DeadlineCheck dc;
+    dc.deadline_s = *in.deadline_days * 86400.0;
+    dc.wall_s = r.wall.total_s;
+    dc.meets = dc.wall_s <= dc.deadline_s;
+    dc.margin_s = dc.deadline_s - dc.wall_s;
+    r.deadline = dc;
+  }
+
+  r.warnings = b.warnings;
+  if (r.owned)
+    for (const auto& w : r.owned->warnings) r.warnings.push_back(w);
+  return r;
+}
+
+CostInputs baseline_inputs(const CostInputs& in) {
+  CostInputs b = in;
+  b.engineering = EngineeringInputs{};
+  b.owned.enabled = false;
+  return b;
+}
+
+BaselineComparison compare_with_baseline(const CostInputs& in, const Bill& mine, const Bill& base) {
+  BaselineComparison c;
+  c.baseline_instance = base.instance_id;
+  c.priced = mine.priced && base.priced;
+  const double runs = std::max(in.campaign.runs, 1e-300);
+  c.usd_per_run = (mine.total_usd - mine.engineering_usd) / runs;
+  c.baseline_usd_per_run = (base.total_usd - base.engineering_usd) / runs;
+  c.saving_usd_per_run = c.baseline_usd_per_run - c.usd_per_run;
+  c.saving_fraction = c.baseline_usd_per_run > 0 ? c.saving_usd_per_run / c.baseline_usd_per_run : 0;
+  // Runs per month: as given, else back to back on the new platform (a campaign shorter than a
+  // month counts as one a month, as in Bill::usd_per_month).
+  const double per_month = in.campaign.runs_per_month > 0
+                               ? in.campaign.runs_per_month
+                               : in.campaign.runs / std::max(1.0, mine.campaign_months);
+  c.saving_usd_per_month = c.saving_usd_per_run * per_month;
+  c.engineering_usd = in.engineering.person_weeks * in.engineering.usd_per_week;
+  // Payback: the one-off migration over the monthly saving.
+  if (c.saving_usd_per_month > 0) c.payback_months = c.engineering_usd / c.saving_usd_per_month;
+  return c;
+}
+
+}  // namespace tc

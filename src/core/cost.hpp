@@ -1,0 +1,331 @@
+// Cost model: the wall-clock time of a training job and its whole bill (issue 3).
+//
+// Pure functions, no I/O. The performance side (step time, steps, FLOPs, checkpoint size) comes
+// from tc::Estimate through JobPerf; everything else is a CostInputs field with a documented
+// default. Every total is the sum of named terms (checked when it is built).
+//
+//   tc::JobPerf job = tc::job_perf(scenario, estimate);
+//   tc::CostResult r = tc::evaluate_cost(inputs, job, scenario.instance, scenario.accelerator);
+//   // r.wall (one full run), r.bill (cloud, the whole campaign), r.owned (owned cluster, if set)
+//
+// Bad inputs throw tc::CostError naming the field (src/io turns it into tc::io::InputError).
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/estimate.hpp"
+#include "core/types.hpp"
+
+namespace tc {
+
+// A cost input that cannot be used, e.g. CostError("pricing.mix", "fractions sum to 0.9, not 1").
+class CostError : public std::invalid_argument {
+ public:
+  CostError(std::string field, std::string reason)
+      : std::invalid_argument(field.empty() ? reason : field + ": " + reason),
+        field_(std::move(field)), reason_(std::move(reason)) {}
+  const std::string& field() const { return field_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string field_;
+  std::string reason_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Inputs. Units are in the names. std::nullopt = take the default of the accelerator family.
+
+// Graph compilation. Trainium (Neuron) compiles the whole graph ahead of time: minutes for a large
+// model and again for every new input shape; GPUs (torch.compile, CUDA graphs, cuDNN autotune)
+// take seconds to a minute. Family defaults: see compile_defaults().
+struct CompileInputs {
+  std::optional<double> first_s;          // first compile of the training graph
+  std::optional<double> recompile_s;      // each further shape (e.g. sequence-length bucket)
+  int shapes = 1;                         // distinct input shapes (buckets); shapes - 1 recompiles
+  double cache_hit = 0;                   // share of compile work a later run finds in a reused
+                                          // compile cache (0: every run compiles, 1: only the first)
+};
+
+// Reduced throughput at the start of a run (loader, caches, autotuning, collectives warm-up).
+struct WarmupInputs {
+  std::optional<double> minutes;          // duration of the slow phase
+  std::optional<double> throughput;       // fraction of steady throughput during it, in [0, 1]
+};
+
+struct CheckpointInputs {
+  std::optional<double> interval_min;     // minutes of training between checkpoints;
+                                          // nullopt: Young/Daly optimum (see wall_time())
+  double write_gb_per_s = 10;             // aggregate storage write bandwidth, GB/s (decimal): an
+                                          // FSx for Lustre file system of ~10 TiB at 1,000 MB/s/TiB
+  double bytes_override = 0;              // checkpoint size in bytes; 0: from the estimate
+  int kept = 2;                           // checkpoints kept in storage at a time
+};
+
+struct FailureInputs {
+  // Unexpected interruptions per node-hour. Default from Llama 3 (Dubey et al. 2024, Section
+  // 3.3.4): 419 unexpected interruptions in 54 days on 16,384 H100 = 2,048 nodes of 8 GPUs,
+  // 419 / (54 * 24 * 2048) = 1.58e-4 per node-hour.
+  double per_node_hour = 419.0 / (54.0 * 24.0 * 2048.0);
+  double restart_min = 20;                // detect, replace the node, reload the checkpoint
+};
+
+struct SpotInputs {
+  // Interruptions per spot instance-hour; nullopt: the instance preset's figure, else
+  // kDefaultSpotInterruptionsPerHour.
+  std::optional<double> interruptions_per_hour;
+  double restart_min = 30;                // get capacity back (or another pool) and restart
+};
+
+// The AWS Spot Instance Advisor's highest interruption bucket (">20%" of instances interrupted per
+// month), 0.20 / 730 h = 2.7e-4 per instance-hour: typical of GPU instances.
+constexpr double kDefaultSpotInterruptionsPerHour = 0.20 / 730.0;
+
+// A share of the instance-hours billed at one tier.
+struct TierShare {
+  std::string tier;                       // on_demand, reserved_1y, reserved_3y, capacity_block,
+                                          // spot, custom (or a preset's own tier name)
+  double fraction = 0;                    // share of instance-hours (mix by fraction)
+  int instances = 0;                      // instances billed at this tier (mix by instances)
+  std::string fallback;                   // tier to bill when this one has no public price
+  std::optional<double> usd_per_hour;     // custom tier: negotiated rate per instance-hour
+  std::optional<double> discount;         // custom tier: fraction off on demand; spot: override
+};
+
+enum class MixBy { fraction = 0, instances };
+
+struct PricingInputs {
+  MixBy mix_by = MixBy::fraction;
+  std::optional<double> spot_discount;    // fraction off on demand; nullopt: the instance preset
+  // Default: all hours on demand; an instance without a public on-demand rate falls back to its
+  // Capacity Block rate, with a warning that names both tiers.
+  std::vector<TierShare> mix{TierShare{"on_demand", 1.0, 0, "capacity_block", {}, {}}};
+};
+
+struct StorageInputs {
+  // Amazon S3 Standard, us-east-1, first 50 TB per month: $0.023 per GB-month (AWS S3 pricing
+  // page; unchanged since Dec 2016).
+  double usd_per_gb_month = 0.023;
+  double dataset_gb = 0;                  // training data kept in storage during the campaign
+  double retention_months = 0;            // checkpoints and data kept after the campaign
+};
+
+struct TransferInputs {
+  double cross_region_copies = 0;         // copies of the dataset to another region
+  std::optional<double> copy_gb;          // size of one copy; nullopt: storage.dataset_gb
+  double cross_region_usd_per_gb = 0.02;  // AWS inter-region transfer, US regions (EC2 pricing page)
+  double egress_gb = 0;                   // to the internet, once per campaign
+  double egress_gb_per_month = 0;         // to the internet, every month of the campaign
+  double egress_usd_per_gb = 0.09;        // AWS data transfer out, first 10 TB/month (EC2 pricing)
+};
+
+struct EngineeringInputs {
+  double person_weeks = 0;                // migration or porting effort, one-off
+  double usd_per_week = 0;                // loaded cost of one person-week
+  double spread_runs = 0;                 // spread the one-off over this many runs (0: all on
+                                          // this campaign)
+};
+
+// Several runs of the same job: a sweep where most runs stop early, or "2.3 full runs per
+// delivered model". Runs may be fractional (an expected count).
+struct CampaignInputs {
+  double runs = 1;
+  std::optional<double> full_runs;        // runs that train to the end; nullopt: all of them
+  double truncated_fraction = 1;          // share of the training each other run completes
+  double runs_per_month = 0;              // 0: runs back to back
+};
+
+// A cluster you own instead of renting (cost per run and per year beside the cloud bill).
+struct OwnedClusterInputs {
+  bool enabled = false;
+  std::string instance_id;                // applies only to this instance; empty: to any
+  int nodes = 0;                          // size of the owned cluster; 0: the job's node count
+  double capex_usd_per_node = 0;          // purchase price of one node incl. its share of network
+  double depreciation_years = 4;          // straight line
+  double utilization = 0.6;               // busy share of the year (idle hours are paid too)
+  std::optional<double> node_power_w;     // measured; nullopt: chips x chip power + host power
+  double idle_power_fraction = 0.3;       // power drawn while idle, as a share of busy power
+  double pue = 1.3;                       // on-premises PUE (Uptime Institute 2023 survey: ~1.58
+                                          // average; 1.3 for a modern GPU room)
+  std::optional<double> usd_per_kwh;      // nullopt: energy.usd_per_kwh
+  double facility_usd_per_year = 0;       // space, cooling plant, network contracts
+  double staff_usd_per_year = 0;          // operations staff
+  double horizon_years = 3;
+};
+
+struct EnergyInputs {
+  double usd_per_kwh = 0.10;              // electricity (US industrial ~0.08, commercial ~0.13, EIA 2024)
+  double grid_kg_co2e_per_kwh = 0.37;     // US average (EPA eGRID 2022, ~820 lb CO2e/MWh)
+  double cloud_pue = 1.15;                // AWS global PUE (Amazon sustainability report 2023)
+  std::optional<double> node_power_w;     // measured power per node; nullopt: from the presets
+};
+
+struct CostInputs {
+  CompileInputs compile;
+  WarmupInputs warmup;
+  CheckpointInputs checkpoint;
+  FailureInputs failures;
+  SpotInputs spot;
+  double queue_hours = 0;                 // waiting for capacity before a run (wall time, unbilled)
+  PricingInputs pricing;
+  StorageInputs storage;
+  TransferInputs transfer;
+  EngineeringInputs engineering;
+  CampaignInputs campaign;
+  OwnedClusterInputs owned;
+  EnergyInputs energy;
+  std::optional<double> deadline_days;    // does one full run finish in time?
+  std::string baseline_instance;          // the instance savings are computed against
+};
+
+// Problems with the inputs alone, as {field, reason} (the JSON path of the scenario field);
+// empty when valid. evaluate_cost() throws the first as CostError.
+std::vector<InputProblem> validate(const CostInputs& in);
+
+// Family defaults for compile and warm-up (the presets may override them later).
+struct CompileDefaults {
+  double first_s, recompile_s, warmup_min, warmup_throughput;
+  const char* source;
+};
+CompileDefaults compile_defaults(const Accelerator& acc);
+
+// ---------------------------------------------------------------------------------------------
+// What the cost model needs from the performance model.
+struct JobPerf {
+  std::string instance_id;
+  std::string accelerator_id;
+  int nodes = 1;
+  int chips = 0;
+  int chips_per_node = 0;
+  double step_time_s = 0;
+  double steps = 0;                       // optimizer steps of one full run
+  double tokens_per_step = 0;
+  double model_flops_per_step = 0;
+  double checkpoint_bytes = 0;            // weights + optimizer state of the whole model
+  double peak_tflops_per_chip = 0;        // dense peak at the scenario's precision
+  double mfu = 0;
+  double chip_power_w = 0;                // 0: not published
+  double host_power_w_per_node = 0;
+};
+JobPerf job_perf(const Scenario& sc, const Estimate& est);
+
+// ---------------------------------------------------------------------------------------------
+// Outputs.
+
+struct WallTime {
+  std::vector<NamedTerm> terms;           // training, compile, warmup, checkpoints, failures,
+                                          // spot_interruptions, queue (seconds)
+  double total_s = 0;
+  double billed_s = 0;                    // total minus queueing: instances are held
+  double checkpoint_interval_s = 0;       // as used (given or Young/Daly)
+  double checkpoint_write_s = 0;          // one checkpoint
+  double expected_failures = 0;
+  double expected_spot_interruptions = 0;
+};
+
+// Instance-hours billed at one tier, with the preset price it used.
+struct TierLine {
+  std::string tier;                       // as asked in the mix
+  std::string billed_tier;                // after a fallback (== tier when none)
+  double share = 0;                       // of the instance-hours
+  double instance_hours = 0;
+  bool priced = false;
+  double usd_per_hour = 0;
+  double usd = 0;
+  std::string region, date, source;       // of the price
+};
+
+struct Bill {
+  std::string kind;                       // "cloud" or "owned"
+  std::string instance_id;
+  std::vector<NamedTerm> items_usd;       // instance.<tier> | owned.*, storage.*, transfer.*, engineering
+  double total_usd = 0;                   // sum of items_usd
+  bool priced = true;                     // false: some instance-hours have no public price and
+                                          // are not in the total (see unpriced)
+  std::vector<std::string> unpriced;
+  std::vector<TierLine> tiers;            // cloud
+  std::vector<NamedTerm> instance_usd_by_term;  // the compute cost split by wall-time term
+  double instance_hours = 0;              // the whole campaign
+  double runs = 1;
+  double run_equivalents = 1;             // full runs' worth of training
+  double tokens = 0;                      // trained in the campaign
+  double campaign_months = 0;
+  double usd_per_million_tokens = 0;      // all-in
+  double compute_usd_per_million_tokens = 0;  // instance or owned-cluster cost only
+  double usd_per_run = 0;                 // total / runs
+  double usd_per_month = 0;               // recurring cost per month: runs_per_month runs, else the
+                                          // campaign back to back (at least a month)
+  double compute_only_bound_usd = 0;      // model FLOPs at dense peak on the billed rate: no plan
+                                          // on these chips bills less compute than this
+  double engineering_usd = 0;             // one-off share in this bill
+  // Energy of the campaign (every platform): chips + host x PUE.
+  bool energy_known = false;
+  double node_power_w = 0;
+  double energy_kwh = 0;
+  double co2e_kg = 0;
+  // Owned cluster.
+  double usd_per_year = 0;                // total cost of ownership per year
+  double tco_usd_horizon = 0;             // over owned.horizon_years
+  double usd_per_node_hour = 0;           // effective, idle hours included
+  std::vector<std::string> warnings;
+};
+
+struct DeadlineCheck {
+  double deadline_s = 0;
+  double wall_s = 0;                      // one full run
+  bool meets = false;
+  double margin_s = 0;                    // deadline - wall (negative: late)
+};
+
+struct CostResult {
+  WallTime wall;                          // one full run on the cloud
+  Bill bill;                              // the cloud bill of the campaign
+  std::optional<WallTime> owned_wall;     // one full run on the owned cluster (no spot)
+  std::optional<Bill> owned;
+  std::optional<DeadlineCheck> deadline;
+  std::vector<std::string> warnings;      // the union of the bills' warnings
+};
+
+// Wall time of one run: `run_fraction` of the training (1 = a full run), `spot_share` of the
+// instance-hours on spot. The first run of a campaign compiles in full (cached = false); later
+// runs find cache_hit of it in the compile cache (cached = true).
+WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
+                   double spot_share, double run_fraction = 1.0, bool cached = false);
+
+// preset_spot_interruptions_per_hour: the instance preset's figure (tc::io::InstanceInfo), used
+// when in.spot.interruptions_per_hour is not set; 0: kDefaultSpotInterruptionsPerHour.
+CostResult evaluate_cost(const CostInputs& in, const JobPerf& job, const Instance& inst,
+                         const Accelerator& acc, double preset_spot_interruptions_per_hour = 0);
+
+// Savings of `mine` against a baseline instance's result, and months to pay back the one-off
+// engineering. Evaluate the baseline with baseline_inputs(in): no migration effort there.
+struct BaselineComparison {
+  std::string baseline_instance;
+  double baseline_usd_per_run = 0;        // recurring (no engineering)
+  double usd_per_run = 0;                 // recurring (no engineering)
+  double saving_usd_per_run = 0;          // baseline - mine
+  double saving_fraction = 0;             // of the baseline
+  double saving_usd_per_month = 0;
+  double engineering_usd = 0;             // one-off migration, in full
+  std::optional<double> payback_months;   // nullopt: never (no monthly saving)
+  bool priced = true;
+};
+CostInputs baseline_inputs(const CostInputs& in);
+BaselineComparison compare_with_baseline(const CostInputs& in, const Bill& mine, const Bill& base);
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared with the claim check.
+
+// The instance's public price for a tier name (nullptr: none, or price <= 0).
+const PriceTier* find_price(const Instance& inst, const std::string& tier);
+// "p5.48xlarge on_demand $55.04/h (us-east-1, 2025-11-30)".
+std::string describe_price(const Instance& inst, const PriceTier& p);
+// "$55.04", "$466.26", "$3,400,000"; "45 min", "19 h", "38 days".
+std::string format_usd(double v);
+std::string format_duration(double seconds);
+// Dense peak TFLOPS of an accelerator at a precision (0: unsupported).
+double peak_tflops(const Accelerator& acc, Precision p);
+
+}  // namespace tc

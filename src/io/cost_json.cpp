@@ -1,0 +1,470 @@
+// Cost sections of a scenario <-> tc::CostInputs / tc::Claim, and cost results as JSON.
+#include "io/cost_json.hpp"
+
+#include <cmath>
+
+namespace tc::io {
+namespace {
+
+constexpr double kBig = 1e15;        // money, sizes, counts: anything larger is a typo
+constexpr double kHuge = 1e35;       // FLOPs, bytes
+
+const Json* section(const Json& doc, std::string_view key, const std::string& path) {
+  if (!doc.is_object() || !has_key(doc, key)) return nullptr;
+  const Json& s = doc.at(std::string(key));
+  require_object(s, path_key(path, key));
+  return &s;
+}
+
+std::optional<double> opt_number(const Json& obj, std::string_view key, const std::string& path,
+                                 double min, double max) {
+  if (!has_key(obj, key)) return std::nullopt;
+  return to_number(obj.at(std::string(key)), path_key(path, key), min, max);
+}
+
+double number_or(const Json& obj, std::string_view key, const std::string& path, double min,
+                 double max, double fallback) {
+  return get_number_or(obj, key, path, min, max, fallback);
+}
+
+const std::vector<std::string_view> kTiers = {"on_demand", "reserved_1y", "reserved_3y",
+                                              "capacity_block", "spot", "custom"};
+
+std::string tier_value(const Json& obj, std::string_view key, const std::string& path, bool allow_custom) {
+  const std::string t = get_string(obj, key, path);
+  // Preset-specific variants of a base tier (e.g. reserved_3y_all_upfront) are accepted as well.
+  for (auto b : kTiers) {
+    if (!allow_custom && b == "custom") continue;
+    if (t == b) return t;
+    if (b != "custom" && t.size() > b.size() + 1 && t.compare(0, b.size(), b) == 0 && t[b.size()] == '_')
+      return t;
+  }
+  std::vector<std::string_view> allowed = kTiers;
+  if (!allow_custom) allowed.pop_back();
+  return get_enum(obj, key, path, allowed);  // throws, listing the tiers
+}
+
+TierShare read_share(const Json& e, const std::string& path) {
+  check_keys(e, path, {"tier", "fraction", "instances", "fallback", "usd_per_hour", "discount"});
+  TierShare t;
+  t.tier = tier_value(e, "tier", path, true);
+  if (has_key(e, "fraction")) t.fraction = get_number(e, "fraction", path, 0, 1);
+  if (has_key(e, "instances")) t.instances = get_int(e, "instances", path, 0, 1000000);
+  if (has_key(e, "fallback")) t.fallback = tier_value(e, "fallback", path, false);
+  t.usd_per_hour = opt_number(e, "usd_per_hour", path, 0, kBig);
+  if (has_key(e, "discount")) {
+    const double d = get_number(e, "discount", path, 0, 1);
+    if (!(d < 1)) throw InputError(path_key(path, "discount"), "must be < 1 (got 1)");
+    t.discount = d;
+  }
+  if (t.tier == "custom" && !t.usd_per_hour && !t.discount)
+    throw InputError(path, "tier custom needs usd_per_hour or discount");
+  return t;
+}
+
+void read_pricing(CostInputs& in, const Json& doc) {
+  const Json* p = section(doc, "pricing", "");
+  if (!p) return;
+  const std::string path = "pricing";
+  check_keys(*p, path, {"tier", "fallback", "usd_per_hour", "discount", "mix", "spot_discount"});
+  if (has_key(*p, "spot_discount")) {
+    const double d = get_number(*p, "spot_discount", path, 0, 1);
+    if (!(d < 1)) throw InputError("pricing.spot_discount", "must be < 1 (got 1)");
+    in.pricing.spot_discount = d;
+  }
+  const bool one = has_key(*p, "tier");
+  const bool mix = has_key(*p, "mix");
+  if (one && mix) throw InputError("pricing", "give either tier or mix, not both");
+  if (one) {
+    Json e = Json::object();
+    for (const char* k : {"tier", "fallback", "usd_per_hour", "discount"})
+      if (has_key(*p, k)) e[k] = p->at(k);
+    TierShare t = read_share(e, path);
+    t.fraction = 1;
+    in.pricing.mix_by = MixBy::fraction;
+    in.pricing.mix = {t};
+    return;
+  }
+  for (const char* k : {"fallback", "usd_per_hour", "discount"})
+    if (has_key(*p, k)) throw InputError(path_key(path, k), "belongs to a tier: use it with \"tier\" or inside a mix entry");
+  if (!mix) return;
+  const Json& arr = get_array(*p, "mix", path, 64);
+  if (arr.empty()) throw InputError("pricing.mix", "needs at least one tier");
+  in.pricing.mix.clear();
+  int by_fraction = 0, by_instances = 0;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string ip = path_index("pricing.mix", i);
+    require_object(arr[i], ip);
+    const bool f = has_key(arr[i], "fraction"), n = has_key(arr[i], "instances");
+    if (f == n) throw InputError(ip, "give either fraction (share of instance-hours) or instances (count)");
+    by_fraction += f;
+    by_instances += n;
+    if (by_fraction && by_instances)
+      throw InputError(ip, "mixes fractions and instance counts; use one kind for every entry");
+    in.pricing.mix.push_back(read_share(arr[i], ip));
+  }
+  in.pricing.mix_by = by_instances ? MixBy::instances : MixBy::fraction;
+}
+
+void read_overheads(CostInputs& in, const Json& doc) {
+  const Json* o = section(doc, "overheads", "");
+  if (!o) return;
+  const std::string path = "overheads";
+  check_keys(*o, path, {"compile", "warmup", "checkpoint", "failures", "spot", "queue_hours", "storage",
+                        "transfer", "engineering"});
+  in.queue_hours = number_or(*o, "queue_hours", path, 0, kBig, in.queue_hours);
+  if (const Json* c = section(*o, "compile", path)) {
+    const std::string cp = "overheads.compile";
+    check_keys(*c, cp, {"first_s", "recompile_s", "shapes", "cache_hit"});
+    in.compile.first_s = opt_number(*c, "first_s", cp, 0, kBig);
+    in.compile.recompile_s = opt_number(*c, "recompile_s", cp, 0, kBig);
+    in.compile.shapes = get_int_or(*c, "shapes", cp, 1, 100000, in.compile.shapes);
+    in.compile.cache_hit = number_or(*c, "cache_hit", cp, 0, 1, in.compile.cache_hit);
+  }
+  if (const Json* w = section(*o, "warmup", path)) {
+    const std::string wp = "overheads.warmup";
+    check_keys(*w, wp, {"minutes", "throughput"});
+    in.warmup.minutes = opt_number(*w, "minutes", wp, 0, kBig);
+    in.warmup.throughput = opt_number(*w, "throughput", wp, 0, 1);
+  }
+  if (const Json* c = section(*o, "checkpoint", path)) {
+    const std::string cp = "overheads.checkpoint";
+    check_keys(*c, cp, {"interval_min", "write_gb_per_s", "bytes", "kept"});
+    if (has_key(*c, "interval_min")) {
+      const Json& v = c->at("interval_min");
+      if (v.is_string()) {
+        if (v.get<std::string>() != "auto")
+          throw InputError("overheads.checkpoint.interval_min", "must be a number of minutes or \"auto\" (got " +
+                                                                    describe_value(v) + ")");
+      } else {
+        in.checkpoint.interval_min = to_positive(v, "overheads.checkpoint.interval_min", kBig);
+      }
+    }
+    in.checkpoint.write_gb_per_s = get_positive_or(*c, "write_gb_per_s", cp, kBig, in.checkpoint.write_gb_per_s);
+    in.checkpoint.bytes_override = number_or(*c, "bytes", cp, 0, kHuge, 0);
+    in.checkpoint.kept = get_int_or(*c, "kept", cp, 0, 100000, in.checkpoint.kept);
+  }
+  if (const Json* f = section(*o, "failures", path)) {
+    const std::string fp = "overheads.failures";
+    check_keys(*f, fp, {"per_node_hour", "restart_min"});
+    in.failures.per_node_hour = number_or(*f, "per_node_hour", fp, 0, kBig, in.failures.per_node_hour);
+    in.failures.restart_min = number_or(*f, "restart_min", fp, 0, kBig, in.failures.restart_min);
+  }
+  if (const Json* s = section(*o, "spot", path)) {
+    const std::string sp = "overheads.spot";
+    check_keys(*s, sp, {"interruptions_per_hour", "restart_min"});
+    in.spot.interruptions_per_hour = opt_number(*s, "interruptions_per_hour", sp, 0, kBig);
+    in.spot.restart_min = number_or(*s, "restart_min", sp, 0, kBig, in.spot.restart_min);
+  }
+  if (const Json* s = section(*o, "storage", path)) {
+    const std::string sp = "overheads.storage";
+    check_keys(*s, sp, {"usd_per_gb_month", "dataset_gb", "retention_months"});
+    in.storage.usd_per_gb_month = number_or(*s, "usd_per_gb_month", sp, 0, kBig, in.storage.usd_per_gb_month);
+    in.storage.dataset_gb = number_or(*s, "dataset_gb", sp, 0, kBig, in.storage.dataset_gb);
+    in.storage.retention_months = number_or(*s, "retention_months", sp, 0, kBig, in.storage.retention_months);
+  }
+  if (const Json* t = section(*o, "transfer", path)) {
+    const std::string tp = "overheads.transfer";
+    check_keys(*t, tp, {"cross_region_copies", "copy_gb", "cross_region_usd_per_gb", "egress_gb",
+                        "egress_gb_per_month", "egress_usd_per_gb"});
+    TransferInputs& x = in.transfer;
+    x.cross_region_copies = number_or(*t, "cross_region_copies", tp, 0, kBig, x.cross_region_copies);
+    x.copy_gb = opt_number(*t, "copy_gb", tp, 0, kBig);
+    x.cross_region_usd_per_gb = number_or(*t, "cross_region_usd_per_gb", tp, 0, kBig, x.cross_region_usd_per_gb);
+    x.egress_gb = number_or(*t, "egress_gb", tp, 0, kBig, x.egress_gb);
+    x.egress_gb_per_month = number_or(*t, "egress_gb_per_month", tp, 0, kBig, x.egress_gb_per_month);
+    x.egress_usd_per_gb = number_or(*t, "egress_usd_per_gb", tp, 0, kBig, x.egress_usd_per_gb);
+  }
+  if (const Json* e = section(*o, "engineering", path)) {
+    const std::string ep = "overheads.engineering";
+    check_keys(*e, ep, {"person_weeks", "usd_per_week", "spread_runs"});
+    in.engineering.person_weeks = number_or(*e, "person_weeks", ep, 0, kBig, 0);
+    in.engineering.usd_per_week = number_or(*e, "usd_per_week", ep, 0, kBig, 0);
+    in.engineering.spread_runs = number_or(*e, "spread_runs", ep, 0, kBig, 0);
+  }
+}
+
+void read_campaign(CostInputs& in, const Json& doc) {
+  const Json* c = section(doc, "campaign", "");
+  if (!c) return;
+  const std::string p = "campaign";
+  check_keys(*c, p, {"runs", "full_runs", "truncated_fraction", "runs_per_month"});
+  in.campaign.runs = get_positive_or(*c, "runs", p, kBig, in.campaign.runs);
+  in.campaign.full_runs = opt_number(*c, "full_runs", p, 0, kBig);
+  in.campaign.truncated_fraction = get_positive_or(*c, "truncated_fraction", p, 1, in.campaign.truncated_fraction);
+  in.campaign.runs_per_month = number_or(*c, "runs_per_month", p, 0, kBig, 0);
+}
+
+void read_owned(CostInputs& in, const Json& doc) {
+  const Json* o = section(doc, "owned_cluster", "");
+  if (!o) return;
+  const std::string p = "owned_cluster";
+  check_keys(*o, p, {"instance", "nodes", "capex_usd_per_node", "depreciation_years", "utilization",
+                     "node_power_w", "idle_power_fraction", "pue", "usd_per_kwh", "facility_usd_per_year",
+                     "staff_usd_per_year", "horizon_years"});
+  OwnedClusterInputs& x = in.owned;
+  x.enabled = true;
+  x.instance_id = get_string_or(*o, "instance", p, "");
+  x.nodes = get_int_or(*o, "nodes", p, 1, 1000000, 0);
+  x.capex_usd_per_node = get_number(*o, "capex_usd_per_node", p, 0, kBig);
+  x.depreciation_years = get_positive_or(*o, "depreciation_years", p, 100, x.depreciation_years);
+  x.utilization = get_positive_or(*o, "utilization", p, 1, x.utilization);
+  x.node_power_w = opt_number(*o, "node_power_w", p, 0, kBig);
+  x.idle_power_fraction = number_or(*o, "idle_power_fraction", p, 0, 1, x.idle_power_fraction);
+  x.pue = number_or(*o, "pue", p, 1, 10, x.pue);
+  x.usd_per_kwh = opt_number(*o, "usd_per_kwh", p, 0, kBig);
+  x.facility_usd_per_year = number_or(*o, "facility_usd_per_year", p, 0, kBig, 0);
+  x.staff_usd_per_year = number_or(*o, "staff_usd_per_year", p, 0, kBig, 0);
+  x.horizon_years = get_positive_or(*o, "horizon_years", p, 100, x.horizon_years);
+}
+
+void read_energy(CostInputs& in, const Json& doc) {
+  const Json* e = section(doc, "energy", "");
+  if (!e) return;
+  const std::string p = "energy";
+  check_keys(*e, p, {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"});
+  in.energy.usd_per_kwh = number_or(*e, "usd_per_kwh", p, 0, kBig, in.energy.usd_per_kwh);
+  in.energy.grid_kg_co2e_per_kwh = number_or(*e, "grid_kg_co2e_per_kwh", p, 0, 100, in.energy.grid_kg_co2e_per_kwh);
+  in.energy.cloud_pue = number_or(*e, "cloud_pue", p, 1, 10, in.energy.cloud_pue);
+  in.energy.node_power_w = opt_number(*e, "node_power_w", p, 0, kBig);
+}
+
+Json number_or_null(double v, bool known) { return known && std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+Json terms_json(const std::vector<NamedTerm>& terms) {
+  Json j = Json::object();
+  for (const auto& t : terms) j[t.name] = t.value;
+  return j;
+}
+
+Json implied_json(const std::vector<NamedTerm>& terms) {
+  Json j = Json::object();
+  for (const auto& t : terms)
+    if (std::isfinite(t.value)) j[t.name] = t.value;
+  return j;
+}
+
+}  // namespace
+
+CostInputs parse_cost_inputs(const Json& doc) {
+  CostInputs in;
+  read_pricing(in, doc);
+  read_overheads(in, doc);
+  read_campaign(in, doc);
+  read_owned(in, doc);
+  read_energy(in, doc);
+  if (doc.is_object() && has_key(doc, "deadline_days"))
+    in.deadline_days = get_positive(doc, "deadline_days", "", kBig);
+  if (doc.is_object() && has_key(doc, "baseline_instance"))
+    in.baseline_instance = get_string(doc, "baseline_instance", "");
+  for (const auto& p : validate(in)) throw InputError(p.field, p.reason);
+  return in;
+}
+
+std::vector<Claim> parse_claims(const Json& doc) {
+  std::vector<Claim> v;
+  if (!doc.is_object() || !has_key(doc, "claims")) return v;
+  const Json& arr = get_array(doc, "claims", "", 200);
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index("claims", i);
+    const Json& e = arr[i];
+    check_keys(e, p, {"text", "instance", "nodes", "wall_time_s", "wall_time_hours", "wall_time_days",
+                      "bill_usd", "bill_other_usd", "usd_per_hour", "tier", "tflops_per_chip", "peak_tflops",
+                      "mfu", "tokens_per_s", "training_flops", "collective"});
+    Claim c;
+    c.text = get_string_or(e, "text", p, "", kMaxTextLength);
+    c.instance_id = get_string_or(e, "instance", p, "");
+    if (has_key(e, "nodes")) c.nodes = get_int(e, "nodes", p, 1, 1000000);
+    int times = 0;
+    if (has_key(e, "wall_time_s")) c.wall_time_s = get_positive(e, "wall_time_s", p, kBig), ++times;
+    if (has_key(e, "wall_time_hours")) c.wall_time_s = get_positive(e, "wall_time_hours", p, kBig) * 3600.0, ++times;
+    if (has_key(e, "wall_time_days")) c.wall_time_s = get_positive(e, "wall_time_days", p, kBig) * 86400.0, ++times;
+    if (times > 1) throw InputError(p, "give one of wall_time_s, wall_time_hours, wall_time_days");
+    c.bill_usd = opt_number(e, "bill_usd", p, 0, kBig);
+    c.bill_other_usd = number_or(e, "bill_other_usd", p, 0, kBig, 0);
+    if (c.bill_usd && c.bill_other_usd > *c.bill_usd)
+      throw InputError(path_key(p, "bill_other_usd"), "exceeds bill_usd");
+    if (has_key(e, "usd_per_hour")) c.usd_per_hour = get_positive(e, "usd_per_hour", p, kBig);
+    if (has_key(e, "tier")) c.tier = tier_value(e, "tier", p, false);
+    if (has_key(e, "tflops_per_chip")) c.tflops_per_chip = get_positive(e, "tflops_per_chip", p, 1e7);
+    if (has_key(e, "peak_tflops")) c.peak_tflops = get_positive(e, "peak_tflops", p, 1e7);
+    c.mfu = opt_number(e, "mfu", p, 0, 100);
+    if (has_key(e, "tokens_per_s")) c.tokens_per_s = get_positive(e, "tokens_per_s", p, kHuge);
+    if (has_key(e, "training_flops")) c.training_flops = get_positive(e, "training_flops", p, kHuge);
+    if (has_key(e, "collective")) {
+      const std::string cp = path_key(p, "collective");
+      const Json& col = e.at("collective");
+      check_keys(col, cp, {"bytes", "time_s", "ranks"});
+      c.collective_bytes = get_positive(col, "bytes", cp, kHuge);
+      c.collective_time_s = get_positive(col, "time_s", cp, kBig);
+      c.collective_ranks = get_int_or(col, "ranks", cp, 2, 10000000, 2);
+    }
+    v.push_back(c);
+  }
+  return v;
+}
+
+Json wall_time_json(const WallTime& w) {
+  Json j = Json::object();
+  j["total"] = w.total_s;
+  for (const auto& t : w.terms) j[t.name] = t.value;
+  return j;
+}
+
+Json cost_usd_json(const Bill& b) {
+  Json j = Json::object();
+  j["total"] = b.priced ? Json(b.total_usd) : Json(nullptr);
+  for (const auto& t : b.items_usd) j[t.name] = t.value;
+  return j;
+}
+
+Json bill_json(const Bill& b) {
+  Json j = Json::object();
+  j["kind"] = b.kind;
+  j["instance"] = b.instance_id;
+  j["priced"] = b.priced;
+  j["unpriced"] = b.unpriced;
+  j["total_usd"] = b.priced ? Json(b.total_usd) : Json(nullptr);
+  j["priced_part_usd"] = b.total_usd;
+  j["items_usd"] = terms_json(b.items_usd);
+  if (b.kind == "cloud") {
+    Json tiers = Json::array();
+    for (const auto& t : b.tiers) {
+      Json x = {{"tier", t.tier},           {"billed_tier", t.billed_tier}, {"share", t.share},
+                {"instance_hours", t.instance_hours}, {"priced", t.priced}};
+      x["usd_per_hour"] = number_or_null(t.usd_per_hour, t.priced);
+      x["usd"] = number_or_null(t.usd, t.priced);
+      x["region"] = t.region;
+      x["date"] = t.date;
+      x["source"] = t.source;
+      tiers.push_back(x);
+    }
+    j["tiers"] = tiers;
+    j["instance_hours"] = b.instance_hours;
+  } else {
+    j["node_hours"] = b.instance_hours;
+    j["usd_per_year"] = b.usd_per_year;
+    j["tco_usd_horizon"] = b.tco_usd_horizon;
+    j["usd_per_node_hour"] = b.usd_per_node_hour;
+  }
+  j["compute_usd_by_term"] = terms_json(b.instance_usd_by_term);
+  j["runs"] = b.runs;
+  j["run_equivalents"] = b.run_equivalents;
+  j["tokens"] = b.tokens;
+  j["campaign_months"] = b.campaign_months;
+  j["usd_per_run"] = number_or_null(b.usd_per_run, b.priced);
+  j["usd_per_month"] = number_or_null(b.usd_per_month, b.priced);
+  j["usd_per_million_tokens"] = number_or_null(b.usd_per_million_tokens, b.priced && b.tokens > 0);
+  j["compute_usd_per_million_tokens"] = number_or_null(b.compute_usd_per_million_tokens, b.priced && b.tokens > 0);
+  j["compute_only_bound_usd"] = b.compute_only_bound_usd;
+  j["engineering_usd"] = b.engineering_usd;
+  j["node_power_w"] = number_or_null(b.node_power_w, b.energy_known);
+  j["energy_kwh"] = number_or_null(b.energy_kwh, b.energy_known);
+  j["co2e_kg"] = number_or_null(b.co2e_kg, b.energy_known);
+  j["warnings"] = b.warnings;
+  return j;
+}
+
+Json claims_json(const std::vector<ClaimCheck>& claims) {
+  Json arr = Json::array();
+  for (const auto& c : claims) {
+    Json j = Json::object();
+    j["text"] = c.text;
+    j["instance"] = c.instance_id;
+    j["verdict"] = to_string(c.verdict);
+    j["reasons"] = c.reasons;
+    j["implied"] = implied_json(c.implied);
+    arr.push_back(j);
+  }
+  return arr;
+}
+
+Json baseline_json(const BaselineComparison& c) {
+  Json j = Json::object();
+  j["instance"] = c.baseline_instance;
+  j["priced"] = c.priced;
+  j["baseline_usd_per_run"] = number_or_null(c.baseline_usd_per_run, c.priced);
+  j["usd_per_run"] = number_or_null(c.usd_per_run, c.priced);
+  j["saving_usd_per_run"] = number_or_null(c.saving_usd_per_run, c.priced);
+  j["saving_fraction"] = number_or_null(c.saving_fraction, c.priced);
+  j["saving_usd_per_month"] = number_or_null(c.saving_usd_per_month, c.priced);
+  j["engineering_usd"] = c.engineering_usd;
+  j["payback_months"] = c.payback_months && c.priced ? Json(*c.payback_months) : Json(nullptr);
+  return j;
+}
+
+CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const PresetLibrary& lib,
+                       bool with_claims, bool with_baseline) {
+  CostReport r;
+  r.inputs = parse_cost_inputs(spec.document);
+  auto preset_spot_rate = [&](const std::string& id) {
+    for (const auto& i : lib.instance_infos)
+      if (i.id == id) return i.spot_interruptions_per_hour;
+    return 0.0;
+  };
+  const Scenario& sc = spec.scenario;
+  try {
+    r.result = evaluate_cost(r.inputs, job_perf(sc, est), sc.instance, sc.accelerator,
+                             preset_spot_rate(sc.instance.id));
+    const std::string& base = r.inputs.baseline_instance;
+    if (with_baseline && !base.empty() && base != sc.instance.id) {
+      const ScenarioSpec bspec = with_instance(spec, lib, base);
+      const Estimate best = run_estimate(bspec);
+      const CostInputs bin = baseline_inputs(r.inputs);
+      const CostResult bres = evaluate_cost(bin, job_perf(bspec.scenario, best), bspec.scenario.instance,
+                                            bspec.scenario.accelerator, preset_spot_rate(base));
+      r.baseline = compare_with_baseline(r.inputs, r.result.bill, bres.bill);
+      if (!bres.bill.priced)
+        r.result.warnings.push_back("baseline_instance: " + base + " has unpriced hours; no saving computed");
+    }
+  } catch (const CostError& e) {
+    throw InputError(e.field(), e.reason());
+  }
+  if (with_claims) {
+    const std::vector<Claim> claims = parse_claims(spec.document);
+    if (!claims.empty()) {
+      ClaimContext ctx;
+      ctx.scenario = &sc;
+      ctx.estimate = &est;
+      ctx.cost = &r.result;
+      ctx.instances = &lib.instances;
+      ctx.accelerators = &lib.accelerators;
+      r.claims = check_claims(claims, ctx);
+    }
+  }
+  return r;
+}
+
+void add_cost_json(Json& result, const CostReport& r) {
+  const CostResult& c = r.result;
+  const Bill& b = c.bill;
+  result["wall_time_s"] = wall_time_json(c.wall);
+  result["cost_usd"] = cost_usd_json(b);
+  result["usd_per_million_tokens"] = number_or_null(b.usd_per_million_tokens, b.priced && b.tokens > 0);
+  result["energy_kwh"] = number_or_null(b.energy_kwh, b.energy_known);
+  result["co2e_kg"] = number_or_null(b.co2e_kg, b.energy_known);
+  Json bill = bill_json(b);
+  bill["checkpoint_interval_s"] = c.wall.checkpoint_interval_s;
+  bill["checkpoint_write_s"] = c.wall.checkpoint_write_s;
+  bill["expected_failures_per_run"] = c.wall.expected_failures;
+  bill["expected_spot_interruptions_per_run"] = c.wall.expected_spot_interruptions;
+  result["bill"] = bill;
+  if (c.owned) {
+    Json o = bill_json(*c.owned);
+    if (c.owned_wall) o["wall_time_s"] = wall_time_json(*c.owned_wall);
+    o["cost_usd"] = cost_usd_json(*c.owned);
+    result["owned"] = o;
+  }
+  if (c.deadline) {
+    result["deadline"] = {{"deadline_days", c.deadline->deadline_s / 86400.0},
+                          {"wall_days", c.deadline->wall_s / 86400.0},
+                          {"meets", c.deadline->meets},
+                          {"margin_days", c.deadline->margin_s / 86400.0}};
+  }
+  if (r.baseline) result["baseline"] = baseline_json(*r.baseline);
+  if (!r.claims.empty()) result["claims"] = claims_json(r.claims);
+  if (!result.contains("warnings") || !result["warnings"].is_array()) result["warnings"] = Json::array();
+  for (const auto& w : c.warnings) result["warnings"].push_back(w);
+}
+
+}  // namespace tc::io

@@ -1,0 +1,80 @@
+// The cost sections of a scenario file, read into tc::CostInputs and tc::Claim, and the cost model's
+// results as JSON (issue 3). Validation is strict: an unknown key, a wrong type, a negative price
+// or rate, or tier fractions that do not sum to 1 throw InputError naming the field, e.g.
+// "pricing.mix: fractions sum to 0.9, not 1".
+//
+// For the CLI, one call does it all:
+//   tc::io::CostReport r = tc::io::cost_report(spec, estimate, library);
+//   tc::io::add_cost_json(result_json, r);   // wall_time_s, cost_usd, usd_per_million_tokens, ...
+//
+// Scenario keys (all optional; defaults in src/core/cost.hpp and README):
+//   "pricing":  {"tier": "on_demand", "fallback": "capacity_block"}          one tier for all hours
+//            or {"mix": [{"tier": "on_demand", "fraction": 0.2, "fallback": "capacity_block"},
+//                        {"tier": "spot", "fraction": 0.8}]}                  shares of hours
+//            or {"mix": [{"tier": "reserved_3y", "instances": 48}, {"tier": "spot", "instances": 16}]}
+//               tier: on_demand | reserved_1y | reserved_3y | capacity_block | spot | custom
+//               (custom: "usd_per_hour" or "discount" off on demand; spot: optional "discount")
+//               "spot_discount": fraction off on demand for every spot share (default: preset)
+//   "overheads": {"compile": {"first_s", "recompile_s", "shapes", "cache_hit"},
+//                 "warmup": {"minutes", "throughput"},
+//                 "checkpoint": {"interval_min" (number or "auto"), "write_gb_per_s", "bytes", "kept"},
+//                 "failures": {"per_node_hour", "restart_min"},
+//                 "spot": {"interruptions_per_hour", "restart_min"},
+//                 "queue_hours",
+//                 "storage": {"usd_per_gb_month", "dataset_gb", "retention_months"},
+//                 "transfer": {"cross_region_copies", "copy_gb", "cross_region_usd_per_gb",
+//                              "egress_gb", "egress_gb_per_month", "egress_usd_per_gb"},
+//                 "engineering": {"person_weeks", "usd_per_week", "spread_runs"}}
+//   "campaign": {"runs", "full_runs", "truncated_fraction", "runs_per_month"}
+//   "owned_cluster": {"instance", "nodes", "capex_usd_per_node", "depreciation_years",
+//                     "utilization", "node_power_w", "idle_power_fraction", "pue", "usd_per_kwh",
+//                     "facility_usd_per_year", "staff_usd_per_year", "horizon_years"}
+//   "energy": {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"}
+//   "deadline_days": number, "baseline_instance": "p4d.24xlarge"
+//   "claims": [{"text", "instance", "nodes", "wall_time_s" | "wall_time_hours" | "wall_time_days",
+//               "bill_usd", "bill_other_usd", "usd_per_hour", "tier", "tflops_per_chip",
+//               "peak_tflops", "mfu", "tokens_per_s", "training_flops",
+//               "collective": {"bytes", "time_s", "ranks"}}]
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/claims.hpp"
+#include "core/cost.hpp"
+#include "io/json_util.hpp"
+#include "io/presets.hpp"
+#include "io/scenario.hpp"
+
+namespace tc::io {
+
+// `doc` is the whole scenario document; sections it lacks take their defaults.
+CostInputs parse_cost_inputs(const Json& doc);
+std::vector<Claim> parse_claims(const Json& doc);
+
+// Serialization.
+Json wall_time_json(const WallTime& w);         // {"total": s, "training": s, ...}
+Json bill_json(const Bill& b);                  // details: tiers, hours, per-run, energy
+Json cost_usd_json(const Bill& b);              // {"total": $ | null, "instance.spot": $, ...}
+Json claims_json(const std::vector<ClaimCheck>& claims);
+Json baseline_json(const BaselineComparison& c);
+
+struct CostReport {
+  CostInputs inputs;
+  CostResult result;
+  std::vector<ClaimCheck> claims;
+  std::optional<BaselineComparison> baseline;   // when the scenario names a baseline_instance
+};
+
+// Parses spec.document's cost sections, evaluates them for spec's instance and `est`, estimates
+// the baseline instance (if named and different) and checks the claims. Throws InputError.
+CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const PresetLibrary& lib,
+                       bool with_claims = true, bool with_baseline = true);
+
+// Adds to an estimate's result JSON: wall_time_s, cost_usd, usd_per_million_tokens, energy_kwh,
+// co2e_kg (null when unknown), bill, owned (if any), deadline, baseline, claims (if any), and
+// appends the cost warnings to result["warnings"].
+void add_cost_json(Json& result, const CostReport& r);
+
+}  // namespace tc::io

@@ -1,0 +1,687 @@
+// Cost model (issue 3): hand-worked wall times and bills, invariants, input validation, and the
+// claim verdicts of the seed cases.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/claims.hpp"
+#include "core/cost.hpp"
+#include "io/cost_json.hpp"
+#include "io/embedded.hpp"
+#include "io/error.hpp"
+#include "io/presets.hpp"
+#include "io/report.hpp"
+#include "io/scenario.hpp"
+
+namespace {
+
+using tc::Accelerator;
+using tc::CostInputs;
+using tc::Instance;
+using tc::JobPerf;
+using tc::io::Json;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+double item(const tc::Bill& b, const std::string& name) {
+  for (const auto& t : b.items_usd)
+    if (t.name == name) return t.value;
+  return -1;
+}
+double term(const tc::WallTime& w, const std::string& name) {
+  for (const auto& t : w.terms)
+    if (t.name == name) return t.value;
+  return -1;
+}
+double sum(const std::vector<tc::NamedTerm>& v) {
+  double s = 0;
+  for (const auto& t : v) s += t.value;
+  return s;
+}
+
+// Hand-made presets, so that these tests do not move with presets/*.json.
+Accelerator gpu() {
+  Accelerator a;
+  a.id = "h100-sxm";
+  a.peak_tflops = {66.9, 494.7, 989.4, 989.4, 1978.9};
+  a.power_w = 700;
+  return a;
+}
+Accelerator trainium1() {
+  Accelerator a;
+  a.id = "trainium1";
+  a.peak_tflops = {47.5, 190, 190, 190, 190};
+  return a;
+}
+Accelerator trainium2() {
+  Accelerator a;
+  a.id = "trainium2";
+  a.peak_tflops = {181, 667, 667, 667, 1299};
+  a.power_w = 500;
+  return a;
+}
+tc::PriceTier price(const std::string& tier, double usd, const std::string& region = "us-east-1",
+                    const std::string& date = "2025-11-30") {
+  return {tier, usd, region, date, "test"};
+}
+Instance p5() {
+  Instance i;
+  i.id = "p5.48xlarge";
+  i.accelerator_id = "h100-sxm";
+  i.chips_per_node = 8;
+  i.intra.gbps_per_chip = 900;
+  i.inter_node_gbps = 3200;
+  i.host_power_w = 1600;
+  i.prices = {price("on_demand", 55.04), price("reserved_3y", 23.77728), price("capacity_block", 41.528, "us-east-1", "2026-07-22")};
+  i.spot_discount = 0.55;
+  return i;
+}
+Instance trn2() {
+  Instance i;
+  i.id = "trn2.48xlarge";
+  i.accelerator_id = "trainium2";
+  i.chips_per_node = 16;
+  i.intra.gbps_per_chip = 1024;
+  i.inter_node_gbps = 3200;
+  i.host_power_w = 2000;
+  i.prices = {price("capacity_block", 35.7608, "us-east-2", "2026-01..07")};
+  return i;
+}
+Instance trn1(const std::string& id, double od) {
+  Instance i;
+  i.id = id;
+  i.accelerator_id = "trainium1";
+  i.chips_per_node = 16;
+  i.intra.gbps_per_chip = 384;
+  i.inter_node_gbps = 800;
+  i.prices = {price("on_demand", od), price("reserved_1y", 13.22895)};
+  i.spot_discount = 0.8;
+  return i;
+}
+// A simple instance: $10/h on demand, $4/h reserved for 3 years, spot 60% off.
+Instance simple() {
+  Instance i;
+  i.id = "test.node";
+  i.accelerator_id = "h100-sxm";
+  i.chips_per_node = 8;
+  i.prices = {price("on_demand", 10), price("reserved_3y", 4)};
+  i.spot_discount = 0.6;
+  return i;
+}
+
+JobPerf job(int nodes, double steps, double step_s) {
+  JobPerf j;
+  j.instance_id = "test.node";
+  j.accelerator_id = "h100-sxm";
+  j.nodes = nodes;
+  j.chips_per_node = 8;
+  j.chips = nodes * 8;
+  j.steps = steps;
+  j.step_time_s = step_s;
+  j.tokens_per_step = 1e6;
+  j.model_flops_per_step = 1e18;
+  j.peak_tflops_per_chip = 989.4;
+  j.chip_power_w = 700;
+  j.host_power_w_per_node = 1600;
+  return j;
+}
+
+// No overheads at all: the wall time is the training time.
+CostInputs bare() {
+  CostInputs in;
+  in.compile.first_s = 0;
+  in.compile.recompile_s = 0;
+  in.warmup.minutes = 0;
+  in.failures.per_node_hour = 0;
+  in.spot.interruptions_per_hour = 0;
+  in.checkpoint.kept = 0;
+  in.pricing.mix = {tc::TierShare{"on_demand", 1.0, 0, "", {}, {}}};
+  return in;
+}
+
+TEST(CostWallTime, HandWorkedTerms) {
+  CostInputs in;
+  in.compile.first_s = 100;
+  in.compile.recompile_s = 10;
+  in.compile.shapes = 3;
+  in.warmup.minutes = 10;
+  in.warmup.throughput = 0.5;
+  in.checkpoint.interval_min = 30;
+  in.checkpoint.write_gb_per_s = 10;
+  in.failures.per_node_hour = 0.01;
+  in.failures.restart_min = 10;
+  in.queue_hours = 1;
+  JobPerf j = job(2, 1000, 2.0);
+  j.checkpoint_bytes = 100e9;
+  const tc::WallTime w = tc::wall_time(in, j, gpu(), 0.0);
+  // training 1000 x 2 s; compile 100 + 2 x 10; warm-up 600 s x (1 - 0.5);
+  // checkpoints 2000 s / 1800 s x (100 GB / 10 GB/s)
+  EXPECT_DOUBLE_EQ(term(w, "training"), 2000);
+  EXPECT_DOUBLE_EQ(term(w, "compile"), 120);
+  EXPECT_DOUBLE_EQ(term(w, "warmup"), 300);
+  EXPECT_NEAR(term(w, "checkpoints"), 2000.0 / 1800.0 * 10.0, 1e-9);
+  // failures: rate 0.01 x 2 nodes per hour, each costs 600 s restart + 900 s (half an interval);
+  // T = base / (1 - phi), phi = 0.02 / 3600 x 1500
+  const double base = 2000 + 120 + 300 + 2000.0 / 1800.0 * 10.0;
+  const double phi = 0.02 / 3600.0 * 1500.0;
+  EXPECT_NEAR(term(w, "failures"), base / (1 - phi) - base, 1e-6);
+  EXPECT_NEAR(w.expected_failures, 0.02 / 3600.0 * base / (1 - phi), 1e-12);
+  EXPECT_DOUBLE_EQ(term(w, "spot_interruptions"), 0);
+  EXPECT_DOUBLE_EQ(term(w, "queue"), 3600);
+  EXPECT_NEAR(w.total_s, sum(w.terms), 1e-9);
+  EXPECT_NEAR(w.billed_s, w.total_s - 3600, 1e-9);
+}
+
+TEST(CostWallTime, CompileCacheAndShortRunWarmup) {
+  CostInputs in = bare();
+  in.compile.first_s = 400;
+  in.compile.recompile_s = 100;
+  in.compile.shapes = 4;
+  in.compile.cache_hit = 0.75;
+  EXPECT_DOUBLE_EQ(term(tc::wall_time(in, job(1, 10, 1), gpu(), 0, 1, false), "compile"), 700);
+  EXPECT_DOUBLE_EQ(term(tc::wall_time(in, job(1, 10, 1), gpu(), 0, 1, true), "compile"), 175);
+  // A 10 s run inside a 60 s warm-up at 25%: 40 s instead of 10.
+  in.warmup.minutes = 1;
+  in.warmup.throughput = 0.25;
+  EXPECT_DOUBLE_EQ(term(tc::wall_time(in, job(1, 10, 1), gpu(), 0), "warmup"), 30);
+}
+
+TEST(CostWallTime, YoungDalyInterval) {
+  CostInputs in = bare();
+  in.failures.per_node_hour = 0.001;
+  in.checkpoint.write_gb_per_s = 1;
+  JobPerf j = job(10, 1000, 10);
+  j.checkpoint_bytes = 50e9;  // 50 s per write
+  const tc::WallTime w = tc::wall_time(in, j, gpu(), 0);
+  // tau = sqrt(2 delta M), M = 3600 / (0.001 x 10) s
+  EXPECT_NEAR(w.checkpoint_interval_s, std::sqrt(2 * 50.0 * 3600.0 / 0.01), 1e-6);
+}
+
+TEST(CostWallTime, MoreFailuresLongerWallTime) {
+  CostInputs in;
+  JobPerf j = job(16, 10000, 5);
+  j.checkpoint_bytes = 1e12;
+  double last = 0;
+  for (double rate : {0.0, 1e-4, 1e-3, 5e-3}) {
+    in.failures.per_node_hour = rate;
+    const double t = tc::wall_time(in, j, gpu(), 0).total_s;
+    EXPECT_GT(t, last);
+    last = t;
+  }
+  in.failures.per_node_hour = 10;  // more restarts than progress
+  EXPECT_THROW(tc::wall_time(in, j, gpu(), 0), tc::CostError);
+}
+
+TEST(CostBill, HandWorkedComponents) {
+  CostInputs in = bare();
+  in.pricing.mix = {tc::TierShare{"on_demand", 0.5, 0, "", {}, {}},
+                    tc::TierShare{"reserved_3y", 0.5, 0, "", {}, {}}};
+  in.storage.dataset_gb = 1000;
+  in.storage.retention_months = 1;
+  in.transfer.cross_region_copies = 2;
+  in.transfer.egress_gb = 100;
+  in.engineering.person_weeks = 2;
+  in.engineering.usd_per_week = 5000;
+  in.engineering.spread_runs = 10;
+  const JobPerf j = job(2, 3600, 1);  // one hour on 2 nodes: 2 instance-hours
+  const tc::CostResult r = tc::evaluate_cost(in, j, simple(), gpu());
+  const tc::Bill& b = r.bill;
+  EXPECT_TRUE(b.priced);
+  EXPECT_NEAR(b.instance_hours, 2, 1e-12);
+  EXPECT_NEAR(item(b, "instance.on_demand"), 1 * 10, 1e-9);
+  EXPECT_NEAR(item(b, "instance.reserved_3y"), 1 * 4, 1e-9);
+  // 1000 GB x $0.023 x (1 h / 730 h + 1 month retained)
+  EXPECT_NEAR(item(b, "storage.dataset"), 1000 * 0.023 * (1.0 / 730 + 1), 1e-9);
+  EXPECT_NEAR(item(b, "storage.checkpoints"), 0, 1e-12);
+  EXPECT_NEAR(item(b, "transfer.cross_region"), 2 * 1000 * 0.02, 1e-9);
+  EXPECT_NEAR(item(b, "transfer.egress"), 100 * 0.09, 1e-9);
+  EXPECT_NEAR(item(b, "engineering"), 10000.0 / 10, 1e-9);
+  EXPECT_NEAR(b.total_usd, sum(b.items_usd), 1e-9);
+  EXPECT_NEAR(b.total_usd, 14 + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 9 + 1000, 1e-9);
+  EXPECT_NEAR(sum(b.instance_usd_by_term), 14, 1e-9);
+  EXPECT_NEAR(b.usd_per_million_tokens, b.total_usd / (3600 * 1e6 / 1e6), 1e-9);
+  EXPECT_NEAR(b.compute_usd_per_million_tokens, 14.0 / 3600, 1e-12);
+  // Energy: 2 nodes x (8 x 700 + 1600) W x 1 h x PUE 1.15
+  EXPECT_TRUE(b.energy_known);
+  EXPECT_NEAR(b.energy_kwh, 2 * 7.2 * 1.15, 1e-9);
+  EXPECT_NEAR(b.co2e_kg, b.energy_kwh * 0.37, 1e-9);
+}
+
+TEST(CostBill, SpotCheaperThanOnDemandDespiteInterruptions) {
+  CostInputs od;
+  CostInputs spot = od;
+  spot.pricing.mix = {tc::TierShare{"spot", 1.0, 0, "", {}, {}}};
+  spot.spot.interruptions_per_hour = 0.01;
+  JobPerf j = job(8, 20000, 3);
+  j.checkpoint_bytes = 2e12;
+  const auto a = tc::evaluate_cost(od, j, simple(), gpu());
+  const auto b = tc::evaluate_cost(spot, j, simple(), gpu());
+  EXPECT_GT(b.wall.total_s, a.wall.total_s);  // interruptions cost time ...
+  EXPECT_GT(b.wall.expected_spot_interruptions, 0);
+  EXPECT_LT(b.bill.total_usd, a.bill.total_usd);  // ... but 60% off pays for it
+  EXPECT_NEAR(b.bill.tiers[0].usd_per_hour, 4.0, 1e-12);
+}
+
+TEST(CostBill, InstanceCountMix) {
+  CostInputs in = bare();
+  in.pricing.mix_by = tc::MixBy::instances;
+  in.pricing.mix = {tc::TierShare{"reserved_3y", 0, 48, "", {}, {}}, tc::TierShare{"spot", 0, 16, "", {}, {}}};
+  const auto r = tc::evaluate_cost(in, job(64, 3600, 1), simple(), gpu());
+  EXPECT_NEAR(item(r.bill, "instance.reserved_3y"), 48 * 4.0, 1e-9);
+  EXPECT_NEAR(item(r.bill, "instance.spot"), 16 * 4.0, 1e-9);
+  in.pricing.mix[1].instances = 10;
+  try {
+    tc::evaluate_cost(in, job(64, 3600, 1), simple(), gpu());
+    FAIL() << "counts that do not add up to the nodes must be rejected";
+  } catch (const tc::CostError& e) {
+    EXPECT_EQ(e.field(), "pricing.mix");
+    EXPECT_TRUE(contains(e.reason(), "sum to 58")) << e.what();
+  }
+}
+
+TEST(CostBill, NoPublicPriceIsNeverInvented) {
+  CostInputs in = bare();
+  const auto r = tc::evaluate_cost(in, job(4, 3600, 1), trn2(), trainium2());
+  EXPECT_FALSE(r.bill.priced);
+  ASSERT_EQ(r.bill.unpriced.size(), 1u);
+  EXPECT_TRUE(contains(r.bill.unpriced[0], "no public on_demand price")) << r.bill.unpriced[0];
+  EXPECT_TRUE(contains(r.bill.unpriced[0], "capacity_block $35.76")) << r.bill.unpriced[0];
+  EXPECT_EQ(item(r.bill, "instance.on_demand"), -1);
+  const Json j = [&] {
+    Json x = Json::object();
+    tc::io::CostReport rep;
+    rep.result = r;
+    tc::io::add_cost_json(x, rep);
+    return x;
+  }();
+  EXPECT_TRUE(j["cost_usd"]["total"].is_null());
+  EXPECT_TRUE(j["usd_per_million_tokens"].is_null());
+
+  // The default pricing falls back to the Capacity Block rate and says so.
+  CostInputs def;
+  def.failures.per_node_hour = 0;
+  const auto d = tc::evaluate_cost(def, job(4, 3600, 1), trn2(), trainium2());
+  EXPECT_TRUE(d.bill.priced);
+  EXPECT_GT(item(d.bill, "instance.capacity_block"), 0);
+  EXPECT_TRUE(contains(joined(d.warnings), "no public on_demand price")) << joined(d.warnings);
+  EXPECT_TRUE(contains(joined(d.warnings), "capacity_block $35.76")) << joined(d.warnings);
+
+  // Spot on an instance with no spot offering and no on-demand price.
+  in.pricing.mix = {tc::TierShare{"spot", 1.0, 0, "", {}, {}}};
+  const auto s = tc::evaluate_cost(in, job(4, 3600, 1), trn2(), trainium2());
+  EXPECT_FALSE(s.bill.priced);
+  EXPECT_TRUE(contains(joined(s.bill.unpriced), "not offered as spot")) << joined(s.bill.unpriced);
+}
+
+TEST(CostBill, CampaignOfTruncatedRuns) {
+  CostInputs in = bare();
+  in.compile.first_s = 600;
+  in.compile.cache_hit = 0.5;
+  in.campaign.runs = 10;
+  in.campaign.full_runs = 2;
+  in.campaign.truncated_fraction = 1.0 / 3;
+  in.campaign.runs_per_month = 5;
+  const auto r = tc::evaluate_cost(in, job(1, 3000, 1), simple(), gpu());
+  // training: 2 full runs + 8 at a third; compile: 600 once, then 300 for 9 runs
+  const double seconds = 2 * 3000 + 8 * 1000 + 600 + 9 * 300;
+  EXPECT_NEAR(r.bill.instance_hours, seconds / 3600, 1e-9);
+  EXPECT_NEAR(r.bill.run_equivalents, 2 + 8.0 / 3, 1e-12);
+  EXPECT_NEAR(r.bill.usd_per_run, r.bill.total_usd / 10, 1e-9);
+  EXPECT_NEAR(r.bill.usd_per_month, r.bill.total_usd / 10 * 5, 1e-9);
+  EXPECT_NEAR(r.bill.campaign_months, 2, 1e-12);  // 10 runs at 5 a month
+  EXPECT_NEAR(r.wall.total_s, 3000 + 600, 1e-9);  // one full run, compiling in full
+}
+
+TEST(CostBill, MoreNodesNeverBelowComputeOnlyBound) {
+  // A fixed job (1e21 model FLOPs) on 1 to 64 nodes whose efficiency falls with scale.
+  CostInputs in = bare();
+  const double flops = 1e21;
+  for (int nodes : {1, 2, 4, 8, 16, 32, 64}) {
+    JobPerf j = job(nodes, 1000, 0);
+    j.model_flops_per_step = flops / 1000;
+    const double eff = 0.5 / (1 + 0.05 * nodes);
+    j.step_time_s = j.model_flops_per_step / (j.chips * 989.4e12 * eff);
+    const auto r = tc::evaluate_cost(in, j, simple(), gpu());
+    const double bound = flops / (8 * 989.4e12) / 3600 * 10;  // instance-hours at 100% x $10
+    EXPECT_NEAR(r.bill.compute_only_bound_usd, bound, 1e-9 * bound);
+    EXPECT_GE(item(r.bill, "instance.on_demand"), bound);
+  }
+}
+
+TEST(CostBill, OwnedClusterHandWorked) {
+  CostInputs in = bare();
+  in.owned.enabled = true;
+  in.owned.nodes = 2;
+  in.owned.capex_usd_per_node = 100000;
+  in.owned.depreciation_years = 4;
+  in.owned.utilization = 0.5;
+  in.owned.node_power_w = 1000;
+  in.owned.idle_power_fraction = 0;
+  in.owned.pue = 1.5;
+  in.owned.usd_per_kwh = 0.1;
+  in.owned.staff_usd_per_year = 10000;
+  in.owned.horizon_years = 3;
+  const auto r = tc::evaluate_cost(in, job(2, 8760 * 0.5 * 3600 / 10, 1), simple(), gpu());  // 1/10 of a busy year
+  ASSERT_TRUE(r.owned);
+  const tc::Bill& o = *r.owned;
+  const double energy_y = 2 * 1.0 * 1.5 * 8760 * 0.5 * 0.1;
+  EXPECT_NEAR(o.usd_per_year, 50000 + energy_y + 10000, 1e-6);
+  EXPECT_NEAR(o.tco_usd_horizon, 3 * o.usd_per_year, 1e-6);
+  EXPECT_NEAR(item(o, "owned.depreciation"), 5000, 1e-6);
+  EXPECT_NEAR(item(o, "owned.energy"), energy_y / 10, 1e-6);
+  EXPECT_NEAR(item(o, "owned.staff"), 1000, 1e-6);
+  EXPECT_NEAR(o.total_usd, sum(o.items_usd), 1e-9);
+  EXPECT_NEAR(o.energy_kwh, 2 * 1.0 * 8760 * 0.5 / 10 * 1.5, 1e-6);
+  // Not for another instance.
+  in.owned.instance_id = "other";
+  EXPECT_FALSE(tc::evaluate_cost(in, job(2, 100, 1), simple(), gpu()).owned);
+}
+
+TEST(CostBill, BaselineSavingAndPayback) {
+  CostInputs in = bare();
+  in.engineering.person_weeks = 4;
+  in.engineering.usd_per_week = 5000;
+  in.campaign.runs = 2;
+  in.campaign.runs_per_month = 2;
+  Instance cheap = simple();
+  cheap.prices = {price("on_demand", 6)};
+  const auto mine = tc::evaluate_cost(in, job(1, 36000, 1), cheap, gpu());           // $60 a run
+  const auto base = tc::evaluate_cost(tc::baseline_inputs(in), job(1, 36000, 1), simple(), gpu());  // $100
+  EXPECT_EQ(base.bill.engineering_usd, 0);
+  const auto c = tc::compare_with_baseline(in, mine.bill, base.bill);
+  EXPECT_NEAR(c.saving_usd_per_run, 40, 1e-9);
+  EXPECT_NEAR(c.saving_fraction, 0.4, 1e-12);
+  EXPECT_NEAR(c.saving_usd_per_month, 80, 1e-9);
+  ASSERT_TRUE(c.payback_months);
+  EXPECT_NEAR(*c.payback_months, 20000.0 / 80, 1e-9);
+}
+
+TEST(CostBill, Deadline) {
+  CostInputs in = bare();
+  in.deadline_days = 1;
+  EXPECT_TRUE(tc::evaluate_cost(in, job(1, 3600, 20), simple(), gpu()).deadline->meets);
+  EXPECT_FALSE(tc::evaluate_cost(in, job(1, 3600, 30), simple(), gpu()).deadline->meets);
+}
+
+// ---- scenario JSON --------------------------------------------------------------------------
+
+std::string parse_error(const std::string& text) {
+  try {
+    tc::io::parse_cost_inputs(Json::parse(text));
+    tc::io::parse_claims(Json::parse(text));
+  } catch (const tc::io::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CostJson, RejectsBadInputNamingTheField) {
+  EXPECT_EQ(parse_error(R"({"pricing": {"mix": [{"tier": "on_demand", "fraction": 0.1},
+                                                  {"tier": "spot", "fraction": 0.8}]}})"),
+            "pricing.mix: fractions sum to 0.9, not 1");
+  EXPECT_TRUE(contains(parse_error(R"({"pricing": {"tier": "custom", "usd_per_hour": -1}})"),
+                       "pricing.usd_per_hour: must be >= 0"));
+  EXPECT_TRUE(contains(parse_error(R"({"overheads": {"failures": {"per_node_hour": -0.1}}})"),
+                       "overheads.failures.per_node_hour"));
+  EXPECT_TRUE(contains(parse_error(R"({"overheads": {"spot": {"interruptions_per_hour": "nan"}}})"),
+                       "overheads.spot.interruptions_per_hour: must be a number"));
+  EXPECT_TRUE(contains(parse_error(R"({"pricing": {"tier": "ondemand"}})"), "pricing.tier"));
+  EXPECT_TRUE(contains(parse_error(R"({"campaign": {"runs": 2, "full_runs": 3}})"), "campaign.full_runs"));
+  EXPECT_TRUE(contains(parse_error(R"({"overheads": {"storag": {}}})"), "overheads.storag: unknown key"));
+  EXPECT_TRUE(contains(parse_error(R"({"pricing": {"mix": [{"tier": "spot", "fraction": 0.5},
+                                                           {"tier": "on_demand", "instances": 3}]}})"),
+                       "pricing.mix[1]"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"usd_per_hour": 0}]})"), "claims[0].usd_per_hour"));
+  EXPECT_EQ(parse_error(R"({"pricing": {"mix": [{"tier": "reserved_3y", "instances": 48, "fallback": "capacity_block"},
+                                               {"tier": "spot", "instances": 16}]},
+                           "overheads": {"checkpoint": {"interval_min": "auto"}}})"),
+            "");
+}
+
+TEST(CostJson, ResultJsonSumsAndNames) {
+  CostInputs in;
+  in.storage.dataset_gb = 500;
+  JobPerf j = job(4, 10000, 2);
+  j.checkpoint_bytes = 5e11;
+  tc::io::CostReport rep;
+  rep.result = tc::evaluate_cost(in, j, p5(), gpu());
+  Json out = {{"warnings", Json::array()}};
+  tc::io::add_cost_json(out, rep);
+  double s = 0;
+  for (auto it = out["cost_usd"].begin(); it != out["cost_usd"].end(); ++it)
+    if (it.key() != "total") s += it.value().get<double>();
+  EXPECT_NEAR(out["cost_usd"]["total"].get<double>(), s, 1e-9 * s);
+  double w = 0;
+  for (auto it = out["wall_time_s"].begin(); it != out["wall_time_s"].end(); ++it)
+    if (it.key() != "total") w += it.value().get<double>();
+  EXPECT_NEAR(out["wall_time_s"]["total"].get<double>(), w, 1e-9 * w);
+  for (const char* k : {"training", "compile", "warmup", "checkpoints", "failures", "spot_interruptions", "queue"})
+    EXPECT_TRUE(out["wall_time_s"].contains(k)) << k;
+  EXPECT_TRUE(out["usd_per_million_tokens"].is_number());
+  EXPECT_TRUE(out["energy_kwh"].is_number());
+  EXPECT_TRUE(out["co2e_kg"].is_number());
+  EXPECT_EQ(out["bill"]["tiers"][0]["date"], "2025-11-30");
+}
+
+// ---- claims ---------------------------------------------------------------------------------
+
+struct ClaimFixture : ::testing::Test {
+  std::vector<Instance> instances{p5(), trn2(), trn1("trn1.32xlarge", 21.50), trn1("trn1n.32xlarge", 24.78)};
+  std::vector<Accelerator> accelerators{gpu(), trainium1(), trainium2()};
+  tc::Scenario sc;
+  tc::Estimate est;
+  void SetUp() override {
+    sc.instance = trn2();
+    sc.accelerator = trainium2();
+    sc.nodes = 64;
+    sc.precision = tc::Precision::bf16;
+  }
+  tc::ClaimCheck check(const tc::Claim& c, const tc::CostResult* cost = nullptr) {
+    tc::ClaimContext ctx;
+    ctx.scenario = &sc;
+    ctx.estimate = est.steps > 0 ? &est : nullptr;
+    ctx.cost = cost;
+    ctx.instances = &instances;
+    ctx.accelerators = &accelerators;
+    return tc::check_claim(c, ctx);
+  }
+};
+
+TEST_F(ClaimFixture, CaseA_Trn2PeakIsTrainium1s) {
+  tc::Claim c;
+  c.text = "Trn2 148 TFLOPS/chip, 78% of 190 peak";
+  c.tflops_per_chip = 148;
+  c.peak_tflops = 190;
+  c.mfu = 0.78;
+  const auto r = check(c);
+  EXPECT_EQ(r.verdict, tc::Verdict::implausible);
+  EXPECT_TRUE(contains(joined(r.reasons), "trainium1's dense bf16 peak (190)")) << joined(r.reasons);
+  EXPECT_TRUE(contains(joined(r.reasons), "not trainium2's dense bf16 peak (667)")) << joined(r.reasons);
+}
+
+TEST_F(ClaimFixture, CaseA_H100UtilizationInconsistent) {
+  tc::Claim c;
+  c.instance_id = "p5.48xlarge";
+  c.tflops_per_chip = 250;
+  c.mfu = 0.71;
+  const auto r = check(c);
+  EXPECT_EQ(r.verdict, tc::Verdict::implausible);
+  EXPECT_TRUE(contains(joined(r.reasons), "inconsistent")) << joined(r.reasons);
+}
+
+TEST_F(ClaimFixture, PriceClaims) {
+  tc::Claim c;
+  c.instance_id = "p5.48xlarge";
+  c.usd_per_hour = 98.32;
+  auto r = check(c);
+  EXPECT_EQ(r.verdict, tc::Verdict::implausible);
+  EXPECT_TRUE(contains(joined(r.reasons), "$55.04/h (us-east-1, 2025-11-30)")) << joined(r.reasons);
+
+  c.usd_per_hour = 55.04;
+  EXPECT_EQ(check(c).verdict, tc::Verdict::ok);
+
+  c.instance_id = "";  // the scenario's trn2.48xlarge
+  c.usd_per_hour = 24.48;
+  r = check(c);
+  EXPECT_EQ(r.verdict, tc::Verdict::implausible);
+  EXPECT_TRUE(contains(joined(r.reasons), "no public on_demand price")) << joined(r.reasons);
+  EXPECT_TRUE(contains(joined(r.reasons), "matches trn1n.32xlarge on_demand $24.78")) << joined(r.reasons);
+}
+
+TEST_F(ClaimFixture, CaseE_BillImplausiblyCheap) {
+  tc::Claim c;
+  c.text = "500K steps in 11 days 18 hours for $32,147.88";
+  c.wall_time_s = (11 * 24 + 18) * 3600.0;
+  c.bill_usd = 32147.88;
+  // The estimate: 500K steps of 4M tokens x 6 x 33e9 active parameters.
+  est.steps = 500000;
+  est.model_flops_per_step = 4.194304e6 * 6 * 33e9;
+  est.tokens_per_s = 1;
+  est.step_time_s = 4.194304e6;
+  const auto r = check(c);
+  EXPECT_EQ(r.verdict, tc::Verdict::implausible);
+  EXPECT_TRUE(contains(joined(r.reasons), "implausibly cheap")) << joined(r.reasons);
+  EXPECT_TRUE(contains(joined(r.reasons), "capacity_block $35.76")) << joined(r.reasons);
+}
+
+TEST_F(ClaimFixture, WallTimeAboveDensePeakIsImpossible) {
+  tc::Claim c;
+  c.wall_time_s = 86400;
+  c.training_flops = 2 * 86400.0 * 64 * 16 * 667e12;  // twice what the cluster can do in a day
+  EXPECT_EQ(check(c).verdict, tc::Verdict::impossible);
+  c.training_flops = 0.7 * 86400.0 * 64 * 16 * 667e12;
+  EXPECT_EQ(check(c).verdict, tc::Verdict::implausible);
+  c.training_flops = 0.4 * 86400.0 * 64 * 16 * 667e12;
+  EXPECT_EQ(check(c).verdict, tc::Verdict::ok);
+}
+
+TEST_F(ClaimFixture, CaseE_AllReduceFasterThanAnyLink) {
+  tc::Claim c;
+  c.collective_bytes = 4.35e9;
+  c.collective_time_s = 1.2e-3;
+  EXPECT_EQ(check(c).verdict, tc::Verdict::impossible);
+  c.collective_time_s = 1.2;
+  EXPECT_EQ(check(c).verdict, tc::Verdict::ok);
+}
+
+TEST_F(ClaimFixture, TextOnlyIsUnchecked) {
+  tc::Claim c;
+  c.text = "models under 10B parameters are better kept on GPUs";
+  EXPECT_EQ(check(c).verdict, tc::Verdict::unchecked);
+}
+
+// ---- seed scenarios -------------------------------------------------------------------------
+
+TEST(SeedScenarios, CostSectionsAndClaimsParse) {
+  int n = 0;
+  for (const auto& f : tc::io::embedded_presets()) {
+    const std::string path = f.path;
+    if (!contains(path, "presets/scenarios/case-")) continue;
+    ++n;
+    SCOPED_TRACE(path);
+    const Json doc = Json::parse(f.contents);
+    EXPECT_NO_THROW(tc::io::parse_cost_inputs(doc));
+    EXPECT_FALSE(tc::io::parse_claims(doc).empty());
+    EXPECT_TRUE(contains(doc.value("source", ""), "seed-cases.md"));
+  }
+  EXPECT_EQ(n, 5);
+}
+
+
+bool all_finite(const Json& j) {
+  if (j.is_number()) return std::isfinite(j.get<double>());
+  if (j.is_object() || j.is_array())
+    for (const auto& x : j)
+      if (!all_finite(x)) return false;
+  return true;
+}
+
+// Each seed case runs through the whole pipeline with the built-in presets. Verdicts that depend
+// only on list prices, peaks and links are pinned; those that depend on the estimate's FLOP count
+// ('?') must at least be checked, and 'I' means implausible or impossible.
+TEST(SeedScenarios, RunAndVerdictsAreStable) {
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"presets/scenarios/case-a-dense-100b.json", "????iiiiiiiiu"},
+      {"presets/scenarios/case-b-vit-l16.json", "iiIIIuu"},
+      {"presets/scenarios/case-c-llama3.1-8b-sweep.json", "iiiiio?I?i?uu"},
+      {"presets/scenarios/case-d-platform-guide.json", "uu"},
+      {"presets/scenarios/case-e-moe-176b.json", "II?iixu"},
+  };
+  const tc::io::PresetLibrary lib = tc::io::load_builtin_presets();
+  int seen = 0;
+  for (const auto& f : tc::io::embedded_presets()) {
+    const std::string path = f.path;
+    std::string want;
+    for (const auto& e : expected)
+      if (e.first == path) want = e.second;
+    if (want.empty()) continue;
+    ++seen;
+    SCOPED_TRACE(path);
+    const tc::io::ScenarioSpec spec = tc::io::parse_scenario_text(f.contents, lib, path);
+    const tc::Estimate est = tc::io::run_estimate(spec);
+    const tc::io::CostReport rep = tc::io::cost_report(spec, est, lib);
+    Json out = tc::io::estimate_json(spec, est);
+    tc::io::add_cost_json(out, rep);
+    EXPECT_TRUE(all_finite(out));
+    EXPECT_GT(out["wall_time_s"]["total"].get<double>(), 0);
+    EXPECT_NEAR(out["wall_time_s"]["total"].get<double>(), sum(rep.result.wall.terms), 1e-6);
+    ASSERT_TRUE(out["cost_usd"]["total"].is_number()) << "every seed case has a public price";
+    EXPECT_NEAR(out["cost_usd"]["total"].get<double>(), sum(rep.result.bill.items_usd), 1e-6);
+    EXPECT_GT(out["usd_per_million_tokens"].get<double>(), 0);
+    EXPECT_GT(out["energy_kwh"].get<double>(), 0);
+    ASSERT_EQ(rep.claims.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      const tc::Verdict v = rep.claims[i].verdict;
+      const std::string why = rep.claims[i].text + ": " + tc::to_string(v) + "\n" + joined(rep.claims[i].reasons);
+      switch (want[i]) {
+        case 'o': EXPECT_EQ(v, tc::Verdict::ok) << why; break;
+        case 'i': EXPECT_EQ(v, tc::Verdict::implausible) << why; break;
+        case 'x': EXPECT_EQ(v, tc::Verdict::impossible) << why; break;
+        case 'u': EXPECT_EQ(v, tc::Verdict::unchecked) << why; break;
+        case 'I': EXPECT_TRUE(v == tc::Verdict::implausible || v == tc::Verdict::impossible) << why; break;
+        default: EXPECT_NE(v, tc::Verdict::unchecked) << why; break;
+      }
+    }
+    ASSERT_TRUE(out.contains("claims"));
+    EXPECT_EQ(out["claims"].size(), want.size());
+  }
+  EXPECT_EQ(seen, 5);
+}
+
+TEST(SeedScenarios, KeyClaimReasons) {
+  const tc::io::PresetLibrary lib = tc::io::load_builtin_presets();
+  auto report = [&](const std::string& path) {
+    for (const auto& f : tc::io::embedded_presets())
+      if (path == f.path) {
+        const auto spec = tc::io::parse_scenario_text(f.contents, lib, path);
+        return tc::io::cost_report(spec, tc::io::run_estimate(spec), lib);
+      }
+    throw std::runtime_error("missing " + path);
+  };
+  const auto a = report("presets/scenarios/case-a-dense-100b.json");
+  std::string all_a;
+  for (const auto& c : a.claims) all_a += joined(c.reasons);
+  EXPECT_TRUE(contains(all_a, "$98.32/h is not the list price")) << all_a;
+  EXPECT_TRUE(contains(all_a, "p5.48xlarge on_demand $55.04/h (us-east-1, 2025-11-30)")) << all_a;
+  EXPECT_TRUE(contains(all_a, "it is trainium1's dense bf16 peak (190)")) << all_a;
+  // trn2.48xlarge has no public on-demand or spot price: the author's mix falls back, and says so.
+  EXPECT_TRUE(contains(joined(a.result.warnings), "no public on_demand price")) << joined(a.result.warnings);
+  const auto e = report("presets/scenarios/case-e-moe-176b.json");
+  EXPECT_TRUE(contains(joined(e.claims[0].reasons), "implausibly cheap")) << joined(e.claims[0].reasons);
+  EXPECT_TRUE(contains(joined(e.claims[5].reasons), "GB/s per rank")) << joined(e.claims[5].reasons);
+  // Case B names a baseline: the saving against p4d.24xlarge and the payback are computed.
+  const auto b = report("presets/scenarios/case-b-vit-l16.json");
+  ASSERT_TRUE(b.baseline);
+  EXPECT_EQ(b.baseline->baseline_instance, "p4d.24xlarge");
+  ASSERT_TRUE(b.result.deadline);
+  EXPECT_TRUE(b.result.deadline->meets);
+}
+
+}  // namespace
