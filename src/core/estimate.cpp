@@ -59,7 +59,7 @@ struct Ctx {
   long long micro_batches = 1;  // per pipeline per step
   int chunk_layers = 0;         // layers per virtual stage (the largest when uneven)
   int stage_layers = 0;         // layers on one device
-  double peak_flops = 0, hbm_bytes_per_s = 0;
+  double peak_flops = 0, attention_flops = 0, hbm_bytes_per_s = 0;
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
   double kv = 0;                // K or V width: kv_heads x head_dim
@@ -77,6 +77,9 @@ struct Ctx {
     chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
     stage_layers = chunk_layers * pl.vpp;
     peak_flops = a.peak_tflops[static_cast<int>(sc.precision)] * 1e12 / a.devices_per_chip;
+    // FP8 recipes (Transformer Engine) run only the linear layers in FP8; attention stays BF16.
+    const Precision attn_prec = sc.precision == Precision::fp8 ? Precision::bf16 : sc.precision;
+    attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip;
     hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
     op_bytes = operand_bytes(sc.precision);
@@ -197,12 +200,12 @@ LayerTimes layer_times(const Ctx& x) {
   double attn_flops = 4.0 * T * s_kv * h / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
-    const double rate = x.peak_flops * x.cal().attention_efficiency;
+    const double rate = x.attention_flops * x.cal().attention_efficiency;
     r.attention_fwd = attn_flops / rate;
     r.attention_bwd = 2.5 * r.attention_fwd;
   } else {
     // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
-    const double rate = x.peak_flops * x.cal().matmul_efficiency_max;
+    const double rate = x.attention_flops * x.cal().matmul_efficiency_max;
     const double score_bytes = (m.heads / t) * T * s_kv * x.act_bytes;
     r.attention_fwd = attn_flops / rate + 4.0 * score_bytes / x.hbm_bytes_per_s;
     r.attention_bwd = 2.0 * attn_flops / rate + 6.0 * score_bytes / x.hbm_bytes_per_s;
@@ -217,8 +220,13 @@ LayerTimes layer_times(const Ctx& x) {
   double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) +
                  moe_factor * (m.gated_ffn ? 3.0 : 2.0) * f / t;
   if (m.learned_positions == 0 && m.kind == ModelKind::decoder) elems += 2.0 * (h + x.kv) / t;
-  r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s;
-  r.memory_bwd = 2.0 * r.memory_fwd;
+  // FP8 GEMM inputs are cast first (read 2 bytes, write 1): the inputs of QKV, O, FFN in and out.
+  if (x.sc.precision == Precision::fp8) elems += 1.5 * (rep * 2.0 * h + h / t + moe_factor * f / t);
+  // Each elementwise kernel also pays a launch: about ten per layer forward (norms, residuals,
+  // activation, rotary, dropout), twice that backward.
+  const double launches = 10.0 * x.cal().matmul_overhead_us * 1e-6;
+  r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s + launches;
+  r.memory_bwd = 2.0 * (r.memory_fwd);
 
   // Tensor parallelism: two all-reduces of b s h per layer forward and two backward; sequence
   // parallelism turns each into a reduce-scatter plus an all-gather of the same volume
@@ -324,7 +332,9 @@ double layer_activation_bytes(const Ctx& x) {
 }  // namespace
 
 int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
-int chips_of(const Scenario& s) { return s.nodes * s.instance.chips_per_node; }
+int chips_of(const Scenario& s) {
+  return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;
+}
 
 int tokens_per_sample(const ModelShape& m) {
   return m.kind == ModelKind::vit ? vit_tokens(m) : m.seq_len;
@@ -558,35 +568,38 @@ Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
   const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * mb_total : 0.0;
 
   // Data parallelism: gradients of the trainable parameters a rank holds, reduced across dp x cp
-  // (ranks with stride tp). ZeRO-1/2 reduce-scatter gradients and all-gather updated weights;
-  // ZeRO-3 / FSDP also all-gathers weights in forward and backward of every micro-batch
-  // (Rajbhandari et al. 2020). Gradient reduction overlaps the last micro-batch's backward except
-  // its last bucket (Li et al. 2020, PyTorch DDP).
+  // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
+  // all-gather of updated weights (Rajbhandari et al. 2020). Reduction overlaps the last
+  // micro-batch's backward except its last bucket (Li et al. 2020, PyTorch DDP).
   const double p_dev = stage_params(x, true, pl.pp == 1);
   const double trainable = trainable_params_per_device(x, p_dev);
   const int dp_n = pl.dp * pl.cp;
+  const double overlap = s.framework.dp_overlap;
   const double grad_bytes = trainable * s.framework.grad_bytes;
   const double weight_bytes = trainable * activation_bytes(s.precision);
-  double dp_comm = 0, dp_hideable = 0;
-  if (dp_n > 1) {
-    if (pl.zero == 0) {
-      dp_comm = x.group_all_reduce_s(grad_bytes, dp_n, pl.tp);
-    } else {
-      dp_comm = x.group_reduce_scatter_s(grad_bytes, dp_n, pl.tp) +
-                x.group_reduce_scatter_s(weight_bytes, dp_n, pl.tp);
-    }
-    const double bwd_mb = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);
-    dp_hideable = s.framework.dp_overlap * bwd_mb;
-    if (pl.zero >= 3) {
-      // Weight gathers run ahead of each micro-batch's layers and hide behind its compute.
-      const double gathers = 2.0 * x.group_reduce_scatter_s(p_dev * activation_bytes(s.precision),
-                                                            dp_n, pl.tp);
-      dp_comm += mbs * gathers;
-      dp_hideable += s.framework.dp_overlap * (mbs - 1) * (mb_matmul + mb_attention);
-    }
+  double dp_exposed = 0;
+  if (dp_n > 1 && pl.zero < 3) {
+    const double comm = pl.zero == 0 ? x.group_all_reduce_s(grad_bytes, dp_n, pl.tp)
+                                     : x.group_reduce_scatter_s(grad_bytes, dp_n, pl.tp) +
+                                           x.group_reduce_scatter_s(weight_bytes, dp_n, pl.tp);
+    const double hideable = overlap * n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);
+    const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
+    dp_exposed = std::max(comm - hideable, comm * bucket);
+  } else if (dp_n > 1) {
+    // ZeRO-3 / FSDP full shard: every layer's weights are all-gathered before its forward and
+    // again before its backward, and its gradients reduce-scattered after, in every micro-batch.
+    // Prefetching hides a gather behind the previous layer's compute, so per layer only the excess
+    // of communication over compute shows, plus the first gather of each pass (Zhao et al. 2023,
+    // PyTorch FSDP, Section 3.3).
+    const double layer_params = p_dev / std::max(1, x.stage_layers);  // embeddings spread over layers
+    const double ag = x.group_reduce_scatter_s(layer_params * activation_bytes(s.precision), dp_n, pl.tp);
+    const double rs = x.group_reduce_scatter_s(
+        trainable / std::max(1, x.stage_layers) * s.framework.grad_bytes, dp_n, pl.tp);
+    const double fwd = L.matmul_fwd + L.attention_fwd + L.memory_fwd;
+    const double bwd = L.matmul_bwd + L.attention_bwd + L.memory_bwd + mb_recompute / std::max(1.0, n);
+    const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;
+    dp_exposed = mbs * per_mb;
   }
-  const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
-  const double dp_exposed = dp_comm > 0 ? std::max(dp_comm - dp_hideable, dp_comm * bucket) : 0.0;
 
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).

@@ -136,6 +136,7 @@ struct Scenario {
   Accelerator accelerator;
   Instance instance;
   int nodes = 1;
+  int chips = 0;                  // chips in use when not nodes x chips_per_node (a partial rack)
   Precision precision = Precision::bf16;
   ParallelPlan plan;
   long long global_batch = 0;     // sequences per optimizer step

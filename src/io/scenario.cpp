@@ -78,8 +78,12 @@ void read_cluster(ScenarioSpec& spec, const Json& doc) {
                               spec.instance_id + " (" + std::to_string(per_node) +
                               " chips); the whole instance is billed");
     } else if (chips % per_node != 0) {
-      throw InputError("chips", std::to_string(chips) + " is not a multiple of chips_per_node (" +
-                                    std::to_string(per_node) + ")");
+      // Whole nodes are provisioned; the job runs on the chips asked for (e.g. 256 GPUs of four
+      // NVL72 racks).
+      s.nodes = (chips + per_node - 1) / per_node;
+      s.chips = chips;
+      spec.warnings.push_back("chips (" + std::to_string(chips) + ") fill " + std::to_string(s.nodes) +
+                              " nodes of " + std::to_string(per_node) + " only partly; whole nodes are billed");
     } else {
       s.nodes = chips / per_node;
     }
@@ -190,7 +194,9 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
                             ", which has no hardware stochastic rounding: BF16 updates lose small "
                             "gradients");
   if (has_key(doc, "framework")) {
-    s.framework = lib.require_framework(get_string(doc, "framework", ""), "framework");
+    const Json& fj = doc.at("framework");
+    s.framework = fj.is_object() ? parse_inline_framework(fj, "framework", lib)
+                                 : lib.require_framework(to_string_value(fj, "framework"), "framework");
   } else if (const auto* f = default_framework(lib, s.accelerator)) {
     s.framework = *f;
   }

@@ -116,21 +116,21 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
     model["moe_experts"] = num("moe_experts");
     model["moe_top_k"] = num("moe_top_k");
   }
+  // Links come from the accelerator's instance preset with the row's node size (else the largest
+  // node); unstated network bandwidth too.
+  const Instance* base = nullptr;
+  const int per_node = std::atoi(field(run, "chips_per_node").c_str());
+  for (const auto& i : lib.instances) {
+    if (i.accelerator_id != run.accelerator) continue;
+    if (!base || i.chips_per_node == per_node ||
+        (base->chips_per_node != per_node && i.chips_per_node > base->chips_per_node))
+      base = &i;
+  }
   Json inst = {{"accelerator", run.accelerator}, {"chips_per_node", num("chips_per_node")},
                {"devices_per_chip", num("devices_per_chip")}};
+  if (base) inst["base"] = base->id;
   const std::string net = field(run, "inter_node_gbps");
-  if (!net.empty()) {
-    inst["inter_node_gbps"] = num("inter_node_gbps");
-  } else {
-    // Unstated: the network of the accelerator's AWS instance preset.
-    double gbps = 0;
-    for (const auto& i : lib.instances)
-      if (i.accelerator_id == run.accelerator) {
-        gbps = i.inter_node_gbps;
-        break;
-      }
-    inst["inter_node_gbps"] = gbps;
-  }
+  inst["inter_node_gbps"] = !net.empty() ? num("inter_node_gbps") : Json(base ? base->inter_node_gbps : 0.0);
   const std::string rc = field(run, "recompute");
   Json doc = {{"name", run.id},
               {"model", model},
@@ -145,6 +145,8 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
               {"global_batch", num("global_batch")},
               {"recompute", rc.empty() ? "none" : rc},
               {"framework", run.framework},
+              // FlashAttention (Dao et al. 2022) postdates the 2021 Megatron-LM runs.
+              {"flash_attention", run.family != "Megatron-LM"},
               {"training", {{"tokens", 0}}}};
   return doc;
 }
