@@ -22,7 +22,8 @@ double point_to_point_s(double bytes, const Link& link);
 // for multi-node jobs; see ../docs/model.md).
 double hierarchical_all_reduce_s(double bytes, int n_intra, int n_inter, const Link& intra,
                                  const Link& inter);
-// The same decomposition for a reduce-scatter (or an all-gather): half the all-reduce.
+// The same decomposition for a reduce-scatter (or an all-gather): half the all-reduce's bytes,
+// with a ring's latency over all n_intra x n_inter ranks.
 double hierarchical_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
                                      const Link& inter);
 

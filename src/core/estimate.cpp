@@ -102,7 +102,8 @@ struct Ctx {
   // traffic, plus a fixed per-call cost. Roofline (Williams et al. 2009) with a launch term.
   double gemm_s(double M, double N, double K) const {
     if (M <= 0 || N <= 0 || K <= 0) return 0;
-    const double math = 2.0 * M * N * K / (peak_flops * cal().matmul_efficiency_max);
+    const double math = 2.0 * M * N * K /
+                        (peak_flops * cal().matmul_efficiency_max * sc.framework.compute_efficiency);
     const double traffic = (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
     return std::max(math, traffic) + cal().matmul_overhead_us * 1e-6;
   }
@@ -200,7 +201,7 @@ LayerTimes layer_times(const Ctx& x) {
   double attn_flops = 4.0 * T * s_kv * h / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
-    const double rate = x.attention_flops * x.cal().attention_efficiency;
+    const double rate = x.attention_flops * x.cal().attention_efficiency * x.sc.framework.compute_efficiency;
     r.attention_fwd = attn_flops / rate;
     r.attention_bwd = 2.5 * r.attention_fwd;
   } else {
@@ -592,9 +593,12 @@ Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
     // of communication over compute shows, plus the first gather of each pass (Zhao et al. 2023,
     // PyTorch FSDP, Section 3.3).
     const double layer_params = p_dev / std::max(1, x.stage_layers);  // embeddings spread over layers
-    const double ag = x.group_reduce_scatter_s(layer_params * activation_bytes(s.precision), dp_n, pl.tp);
-    const double rs = x.group_reduce_scatter_s(
-        trainable / std::max(1, x.stage_layers) * s.framework.grad_bytes, dp_n, pl.tp);
+    // Frameworks that gather per parameter tensor rather than per block pay the ring latency more
+    // often: the layer's bytes split over zero3_gathers_per_layer collectives.
+    const int k = s.framework.zero3_gathers_per_layer;
+    const double ag = k * x.group_reduce_scatter_s(layer_params * activation_bytes(s.precision) / k, dp_n, pl.tp);
+    const double rs = k * x.group_reduce_scatter_s(
+        trainable / std::max(1, x.stage_layers) * s.framework.grad_bytes / k, dp_n, pl.tp);
     const double fwd = L.matmul_fwd + L.attention_fwd + L.memory_fwd;
     const double bwd = L.matmul_bwd + L.attention_bwd + L.memory_bwd + mb_recompute / std::max(1.0, n);
     const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;

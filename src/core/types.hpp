@@ -129,6 +129,8 @@ struct FrameworkProfile {
   double tp_overlap = 0.0;        // share of TP collectives hidden behind GEMMs
   double grad_bytes = 2;          // bytes per gradient element communicated and stored
   double bucket_mib = 25;         // last gradient bucket is always exposed (PyTorch DDP)
+  double compute_efficiency = 1;  // the framework's kernels (fused, FP8 scaling) vs the fitted base
+  int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
 };
 
 struct Scenario {

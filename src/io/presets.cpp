@@ -68,6 +68,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
+                                                      "compute_efficiency", "zero3_gathers_per_layer",
                                                       "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -498,6 +499,10 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   if (f.want("tp_overlap")) fw.tp_overlap = get_number(j, "tp_overlap", path, 0, 1);
   if (f.want("grad_bytes")) fw.grad_bytes = get_positive(j, "grad_bytes", path, 8);
   if (f.want("bucket_mib")) fw.bucket_mib = get_positive(j, "bucket_mib", path, 1e6);
+  // Optional: older preset files predate them.
+  fw.compute_efficiency = get_number_or(j, "compute_efficiency", path, 0.1, 1.5, fw.compute_efficiency);
+  fw.zero3_gathers_per_layer =
+      get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
   return read_sources(j, path, need, "framework", fw.id);
 }
 

@@ -91,8 +91,11 @@ std::vector<PublishedRun> read_published_runs(const std::string& text) {
     r.model = field(r, "model");
     r.accelerator = field(r, "accelerator");
     r.family = source_family(r.source);
+    // The paper's ZeRO-3 rows are its DeepSpeed baseline (Narayanan et al. 2021, Section 5.4).
+    const bool deepspeed = r.family == "Megatron-LM" && field(r, "zero") == "3";
     r.framework = (r.family == "MosaicML" || r.family == "torchtitan") ? "fsdp"
                   : r.family == "Neuron"                              ? "neuronx-distributed"
+                  : deepspeed                                         ? "deepspeed-zero3"
                                                                       : "megatron";
     r.measured_tokens_per_s_per_chip = std::atof(field(r, "measured_tokens_per_s_per_chip").c_str());
     out.push_back(std::move(r));
