@@ -559,10 +559,17 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
   } else {
     long long n = 0;
     for (const auto& t : mix) n += t.instances;
-    if (n != job.nodes)
-      throw CostError("pricing.mix", "instance counts sum to " + std::to_string(n) + ", not the job's " +
-                                         std::to_string(job.nodes) + " nodes");
     for (size_t i = 0; i < mix.size(); ++i) shares[i] = static_cast<double>(mix[i].instances) / n;
+    // Counts that do not match the job's nodes (a report's own inconsistency, or the same scenario
+    // compared on another instance) bill in the same proportions, and say so.
+    if (n != job.nodes) {
+      std::string split;
+      for (size_t i = 0; i < mix.size(); ++i)
+        split += (i ? ", " : "") + mix[i].tier + " " + fmt("%.4g", shares[i] * 100) + "%";
+      b.warnings.push_back("pricing.mix: instance counts sum to " + std::to_string(n) + ", not the job's " +
+                           std::to_string(job.nodes) + " nodes; billed as shares of instance-hours (" +
+                           split + ")");
+    }
   }
 
   // Rates, with fallbacks for tiers the instance has no public price for.

@@ -88,7 +88,8 @@ struct TierShare {
   std::string tier;                       // on_demand, reserved_1y, reserved_3y, capacity_block,
                                           // spot, custom (or a preset's own tier name)
   double fraction = 0;                    // share of instance-hours (mix by fraction)
-  int instances = 0;                      // instances billed at this tier (mix by instances)
+  int instances = 0;                      // instances billed at this tier (mix by instances; counts
+                                          // that do not sum to the nodes bill as proportions)
   std::string fallback;                   // tier to bill when this one has no public price
   std::optional<double> usd_per_hour;     // custom tier: negotiated rate per instance-hour
   std::optional<double> discount;         // custom tier: fraction off on demand; spot: override
