@@ -73,8 +73,9 @@ std::vector<PublicRate> public_rates(const Instance& inst) {
   return v;
 }
 
-// Other list prices (any instance, any tier) within 2% of a claimed price: where the figure
-// probably came from.
+// Other list prices within 2% of a claimed price, where the figure probably came from: another
+// tier of the same instance, or the same tier of another instance (a mislabelled instance).
+// Other tiers of other instances would be coincidences.
 std::string price_matches(double claimed, const Instance& self, const std::string& tier,
                           const ClaimContext& ctx) {
   std::vector<std::string> hits;
@@ -82,6 +83,7 @@ std::string price_matches(double claimed, const Instance& self, const std::strin
     for (const auto& p : inst.prices) {
       if (!(p.price_usd_per_hour > 0)) continue;
       if (inst.id == self.id && p.tier == tier) continue;
+      if (inst.id != self.id && p.tier != tier) continue;
       if (std::abs(claimed / p.price_usd_per_hour - 1) <= 0.02) hits.push_back(describe_price(inst, p));
     }
   };
