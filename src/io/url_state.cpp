@@ -1,0 +1,564 @@
+#include "io/url_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "io/embedded.hpp"
+
+namespace tc::io {
+
+namespace {
+
+constexpr std::size_t kMaxValueLength = 256;
+constexpr std::size_t kMaxIdLength = 64;
+constexpr std::size_t kMaxListItems = 16;
+
+enum class Kind { id, id_list, integer, integer_auto, number, number_auto, enumeration, flag,
+                  flag_auto, price_mix };
+
+struct KeyDef {
+  const char* key;
+  const char* path;        // dotted JSON path in the scenario document
+  Kind kind;
+  double min = 0, max = 0;
+  std::vector<std::string_view> values = {};  // enumeration
+  const char* excludes = nullptr;  // a path removed when this key is set (nodes vs chips)
+};
+
+const std::vector<KeyDef>& key_defs() {
+  static const std::vector<KeyDef> defs = {
+      {"m", "model", Kind::id},
+      {"i", "instance", Kind::id},
+      {"c", "compare_instances", Kind::id_list},
+      {"n", "nodes", Kind::integer, 1, 1000000, {}, "chips"},
+      {"ch", "chips", Kind::integer, 1, 100000000, {}, "nodes"},
+      {"p", "precision", Kind::enumeration, 0, 0, {"fp32", "tf32", "bf16", "fp16", "fp8"}},
+      {"fw", "framework", Kind::id},
+      {"mb", "micro_batch", Kind::integer_auto, 1, 1000000},
+      {"gb", "global_batch", Kind::integer, 1, 1e9},
+      {"tp", "parallel.tp", Kind::integer_auto, 1, 1 << 20},
+      {"pp", "parallel.pp", Kind::integer_auto, 1, 1 << 20},
+      {"dp", "parallel.dp", Kind::integer_auto, 1, 1e8},
+      {"cp", "parallel.cp", Kind::integer_auto, 1, 1 << 20},
+      {"ep", "parallel.ep", Kind::integer_auto, 1, 1 << 20},
+      {"vpp", "parallel.vpp", Kind::integer_auto, 1, 1 << 20},
+      {"zero", "parallel.zero", Kind::integer_auto, 0, 3},
+      {"sp", "parallel.sequence_parallel", Kind::flag_auto},
+      {"rc", "recompute", Kind::enumeration, 0, 0, {"none", "selective", "full", "auto"}},
+      {"tm", "training.mode", Kind::enumeration, 0, 0, {"pretrain", "full_finetune", "lora"}},
+      {"tt", "training.tokens", Kind::number, 0, 1e18, {}, "training.samples"},
+      {"ts", "training.samples", Kind::number, 0, 1e15, {}, "training.tokens"},
+      {"te", "training.epochs", Kind::number, 0, 1e6},
+      {"lr", "training.lora_rank", Kind::integer, 1, 65536},
+      {"fa", "flash_attention", Kind::flag},
+      {"mw", "master_weights", Kind::flag},
+      {"pr", "pricing.mix", Kind::price_mix},
+      {"sd", "pricing.spot_discount", Kind::number, 0, 1},
+      {"dl", "deadline_days", Kind::number, 0, 1e6},
+      {"bl", "baseline_instance", Kind::id},
+  };
+  return defs;
+}
+
+// Sections whose numeric leaves travel as <prefix>.<section>.<field> or <prefix>.<field>.
+struct Section {
+  const char* prefix;
+  const char* path;
+  int depth;  // 2: prefix.section.field; 1: prefix.field
+};
+const std::vector<Section>& sections() {
+  static const std::vector<Section> s = {{"o", "overheads", 2}, {"k", "campaign", 1},
+                                         {"e", "energy", 1}};
+  return s;
+}
+
+bool is_id_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '.' || ch == '-' || ch == '_';
+}
+bool is_name_char(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'; }
+
+// Values as quoted in messages: printable, short.
+std::string quote(std::string_view v) {
+  std::string out = "\"";
+  for (char ch : v.substr(0, 40)) out += (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ? '?' : ch;
+  if (v.size() > 40) out += "...";
+  return out + "\"";
+}
+
+int hex_value(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view v, const std::string& key) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '%') {
+      const int hi = i + 2 < v.size() ? hex_value(v[i + 1]) : -1;
+      const int lo = i + 2 < v.size() ? hex_value(v[i + 2]) : -1;
+      if (hi < 0 || lo < 0) throw InputError(key, "malformed percent-escape in " + quote(v));
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += v[i];
+    }
+  }
+  for (char ch : out)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      throw InputError(key, "control character in value");
+  return out;
+}
+
+std::string check_id(const std::string& v, const std::string& key) {
+  if (v.empty() || v.size() > kMaxIdLength || !std::all_of(v.begin(), v.end(), is_id_char))
+    throw InputError(key, "must be an id of letters, digits, '.', '-' or '_' (got " + quote(v) + ")");
+  return v;
+}
+
+// A decimal number, all of the text, finite, within [min, max].
+double parse_number(const std::string& v, const std::string& key, double min, double max) {
+  const bool chars_ok = !v.empty() && v.size() <= 32 &&
+                        std::all_of(v.begin(), v.end(), [](char ch) {
+                          return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' ||
+                                 ch == '+' || ch == '-';
+                        });
+  char* end = nullptr;
+  const double x = chars_ok ? std::strtod(v.c_str(), &end) : 0;
+  if (!chars_ok || end != v.c_str() + v.size() || !std::isfinite(x))
+    throw InputError(key, "must be a number (got " + quote(v) + ")");
+  if (x < min || x > max)
+    throw InputError(key, "must be between " + format_number(min) + " and " + format_number(max) +
+                              " (got " + quote(v) + ")");
+  return x;
+}
+
+long long parse_integer(const std::string& v, const std::string& key, double min, double max) {
+  const double x = parse_number(v, key, min, max);
+  if (x != std::floor(x)) throw InputError(key, "must be an integer (got " + quote(v) + ")");
+  return static_cast<long long>(x);
+}
+
+// Shortest text that reads back as the same double.
+std::string number_text(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+    std::string s = buf;
+    // 1e12 is shorter than 1000000000000.
+    std::size_t zeros = 0;
+    while (zeros < s.size() && s[s.size() - 1 - zeros] == '0') ++zeros;
+    if (zeros > 3) return s.substr(0, s.size() - zeros) + "e" + std::to_string(zeros);
+    return s;
+  }
+  char buf[40];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::string s = buf;
+  const auto e = s.find("e+");
+  if (e != std::string::npos) s.erase(e + 1, 1);
+  return s;
+}
+
+Json::json_pointer pointer_of(std::string_view dotted) {
+  std::string p;
+  std::size_t start = 0;
+  while (start <= dotted.size()) {
+    const auto dot = dotted.find('.', start);
+    p += "/";
+    p += std::string(dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return Json::json_pointer(p);
+}
+
+// Sets a dotted path, turning non-object parents into objects (the hash overrides the base).
+void set_path(Json& doc, std::string_view dotted, Json value) {
+  Json* cur = &doc;
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = dotted.find('.', start);
+    const std::string part(dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (!cur->is_object()) *cur = Json::object();
+    if (dot == std::string_view::npos) {
+      (*cur)[part] = std::move(value);
+      return;
+    }
+    cur = &(*cur)[part];
+    start = dot + 1;
+  }
+}
+
+void erase_path(Json& doc, std::string_view dotted) {
+  const auto ptr = pointer_of(dotted);
+  if (!doc.contains(ptr)) return;
+  Json& parent = doc[ptr.parent_pointer()];
+  if (parent.is_object()) parent.erase(ptr.back());
+}
+
+const Json* find_path(const Json& doc, std::string_view dotted) {
+  const auto ptr = pointer_of(dotted);
+  return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+}
+
+Json parse_price_mix(const std::string& v, const std::string& key) {
+  Json mix = Json::array();
+  std::size_t start = 0;
+  bool by_instances = false, by_fraction = false;
+  while (start <= v.size()) {
+    const auto comma = v.find(',', start);
+    const std::string entry = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (mix.size() >= kMaxListItems) throw InputError(key, "more than 16 tiers");
+    std::vector<std::string> parts;
+    std::size_t s = 0;
+    while (s <= entry.size()) {
+      const auto colon = entry.find(':', s);
+      parts.push_back(entry.substr(s, colon == std::string::npos ? std::string::npos : colon - s));
+      if (colon == std::string::npos) break;
+      s = colon + 1;
+    }
+    if (parts.size() < 2)
+      throw InputError(key, "each tier is tier:fraction (got " + quote(entry) + ")");
+    Json t;
+    t["tier"] = check_id(parts[0], key);
+    if (!parts[1].empty() && parts[1].back() == 'i') {
+      t["instances"] = parse_integer(parts[1].substr(0, parts[1].size() - 1), key, 0, 1000000);
+      by_instances = true;
+    } else {
+      t["fraction"] = parse_number(parts[1], key, 0, 1);
+      by_fraction = true;
+    }
+    for (std::size_t k = 2; k < parts.size(); ++k) {
+      const std::string& opt = parts[k];
+      if (opt.rfind("fb=", 0) == 0) {
+        t["fallback"] = check_id(opt.substr(3), key);
+      } else if (opt.rfind("u=", 0) == 0) {
+        t["usd_per_hour"] = parse_number(opt.substr(2), key, 0, 1e6);
+      } else if (opt.rfind("d=", 0) == 0) {
+        t["discount"] = parse_number(opt.substr(2), key, 0, 1);
+      } else {
+        throw InputError(key, "unknown tier option " + quote(opt) + " (fb=, u= or d=)");
+      }
+    }
+    mix.push_back(std::move(t));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (by_instances && by_fraction)
+    throw InputError(key, "mix tiers by fraction or by instances (Ni), not both");
+  return mix;
+}
+
+Json parse_value(const KeyDef& d, const std::string& v, const std::string& key) {
+  switch (d.kind) {
+    case Kind::id:
+      return check_id(v, key);
+    case Kind::id_list: {
+      Json arr = Json::array();
+      std::size_t start = 0;
+      while (start <= v.size()) {
+        const auto comma = v.find(',', start);
+        arr.push_back(check_id(v.substr(start, comma == std::string::npos ? std::string::npos : comma - start), key));
+        if (arr.size() > kMaxListItems) throw InputError(key, "more than 16 instances");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      return arr;
+    }
+    case Kind::integer:
+      return parse_integer(v, key, d.min, d.max);
+    case Kind::integer_auto:
+      if (v == "auto") return "auto";
+      return parse_integer(v, key, d.min, d.max);
+    case Kind::number:
+      return parse_number(v, key, d.min, d.max);
+    case Kind::number_auto:
+      if (v == "auto") return "auto";
+      return parse_number(v, key, d.min, d.max);
+    case Kind::enumeration:
+      for (auto allowed : d.values)
+        if (v == allowed) return v;
+      {
+        std::string list;
+        for (auto allowed : d.values) list += (list.empty() ? "" : ", ") + std::string(allowed);
+        throw InputError(key, "must be one of " + list + " (got " + quote(v) + ")");
+      }
+    case Kind::flag:
+      if (v == "1") return true;
+      if (v == "0") return false;
+      throw InputError(key, "must be 0 or 1 (got " + quote(v) + ")");
+    case Kind::flag_auto:
+      if (v == "1") return true;
+      if (v == "0") return false;
+      if (v == "auto") return "auto";
+      throw InputError(key, "must be 0, 1 or auto (got " + quote(v) + ")");
+    case Kind::price_mix:
+      return parse_price_mix(v, key);
+  }
+  return nullptr;
+}
+
+// key -> value, in the order of key_defs() then sections, for one document. Values that have no
+// key (inline objects, claims, strings where numbers go) are left out.
+std::vector<std::pair<std::string, std::string>> encode_fields(const Json& doc) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!doc.is_object()) return out;
+  for (const auto& d : key_defs()) {
+    const Json* v = find_path(doc, d.path);
+    if (v == nullptr) continue;
+    std::string text;
+    switch (d.kind) {
+      case Kind::id:
+      case Kind::enumeration:
+        if (v->is_string()) text = v->get<std::string>();
+        break;
+      case Kind::id_list:
+        if (v->is_array()) {
+          for (const auto& x : *v)
+            if (x.is_string()) text += (text.empty() ? "" : ",") + x.get<std::string>();
+        }
+        break;
+      case Kind::integer:
+      case Kind::number:
+      case Kind::integer_auto:
+      case Kind::number_auto:
+        if (v->is_number()) text = number_text(v->get<double>());
+        else if (v->is_string() && v->get<std::string>() == "auto" &&
+                 (d.kind == Kind::integer_auto || d.kind == Kind::number_auto)) text = "auto";
+        break;
+      case Kind::flag:
+      case Kind::flag_auto:
+        if (v->is_boolean()) text = v->get<bool>() ? "1" : "0";
+        else if (v->is_string() && v->get<std::string>() == "auto" && d.kind == Kind::flag_auto) text = "auto";
+        break;
+      case Kind::price_mix:
+        if (v->is_array()) {
+          for (const auto& t : *v) {
+            if (!t.is_object() || !t.contains("tier") || !t["tier"].is_string()) continue;
+            std::string e = t["tier"].get<std::string>() + ":";
+            if (t.contains("instances") && t["instances"].is_number())
+              e += number_text(t["instances"].get<double>()) + "i";
+            else if (t.contains("fraction") && t["fraction"].is_number())
+              e += number_text(t["fraction"].get<double>());
+            else
+              e += "1";
+            if (t.contains("fallback") && t["fallback"].is_string()) e += ":fb=" + t["fallback"].get<std::string>();
+            if (t.contains("usd_per_hour") && t["usd_per_hour"].is_number())
+              e += ":u=" + number_text(t["usd_per_hour"].get<double>());
+            if (t.contains("discount") && t["discount"].is_number())
+              e += ":d=" + number_text(t["discount"].get<double>());
+            text += (text.empty() ? "" : ",") + e;
+          }
+        }
+        break;
+    }
+    if (!text.empty()) out.emplace_back(d.key, text);
+  }
+  // The single-tier form {"tier": x, "fallback": y} travels as a one-entry mix.
+  if (const Json* pr = find_path(doc, "pricing"); pr && pr->is_object() && pr->contains("tier") &&
+                                                  (*pr)["tier"].is_string() && !pr->contains("mix")) {
+    std::string e = (*pr)["tier"].get<std::string>() + ":1";
+    if (pr->contains("fallback") && (*pr)["fallback"].is_string()) e += ":fb=" + (*pr)["fallback"].get<std::string>();
+    out.emplace_back("pr", e);
+  }
+  for (const auto& s : sections()) {
+    const Json* sec = find_path(doc, s.path);
+    if (sec == nullptr || !sec->is_object()) continue;
+    for (const auto& [name, v] : sec->items()) {
+      if (s.depth == 2 && v.is_object()) {
+        for (const auto& [field, x] : v.items()) {
+          if (x.is_number()) out.emplace_back(std::string(s.prefix) + "." + name + "." + field, number_text(x.get<double>()));
+          else if (x.is_string() && x.get<std::string>() == "auto")
+            out.emplace_back(std::string(s.prefix) + "." + name + "." + field, "auto");
+        }
+      } else if (v.is_number()) {
+        out.emplace_back(std::string(s.prefix) + "." + name, number_text(v.get<double>()));
+      }
+    }
+  }
+  return out;
+}
+
+bool safe_for_hash(char ch) { return is_id_char(ch) || ch == ',' || ch == ':' || ch == '='; }
+
+std::string percent_encode(const std::string& v) {
+  std::string out;
+  for (char ch : v) {
+    if (safe_for_hash(ch)) {
+      out += ch;
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(ch));
+      out += buf;
+    }
+  }
+  return out;
+}
+
+// Numbers compared by value, so that 1e12 (double) equals 1000000000000 (integer).
+bool same_json(const Json& a, const Json& b) {
+  if (a.is_number() && b.is_number()) return a.get<double>() == b.get<double>();
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [k, v] : a.items())
+      if (!b.contains(k) || !same_json(v, b.at(k))) return false;
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!same_json(a[i], b[i])) return false;
+    return true;
+  }
+  return a == b;
+}
+
+}  // namespace
+
+Json seed_document(std::string_view seed_id) {
+  const std::string path = "presets/scenarios/" + std::string(seed_id) + ".json";
+  for (const auto& f : embedded_presets())
+    if (path == f.path) return parse_json(f.contents, f.path);
+  return nullptr;
+}
+
+UrlState parse_url_hash(std::string_view hash, const Json& base) {
+  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+  if (hash.size() > kMaxHashLength)
+    throw InputError("hash", "longer than " + std::to_string(kMaxHashLength) + " characters");
+  UrlState st;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::set<std::string> seen;
+  bool versioned = false;
+  std::size_t start = 0;
+  bool first = true;
+  while (start < hash.size()) {
+    auto amp = hash.find('&', start);
+    if (amp == std::string_view::npos) amp = hash.size();
+    const std::string_view token = hash.substr(start, amp - start);
+    start = amp + 1;
+    if (token.empty()) continue;
+    const auto eq = token.find('=');
+    const std::string key(token.substr(0, eq));
+    if (key.empty() || key.size() > 48 ||
+        !std::all_of(key.begin(), key.end(), [](char ch) { return is_name_char(ch) || ch == '.'; }))
+      throw InputError("hash", "malformed key " + quote(key));
+    if (first && eq == std::string_view::npos && key.size() > 1 && key[0] == 'v') {
+      if (key != "v1") throw InputError("v", "unsupported version " + quote(key) + " (this page reads v1)");
+      versioned = true;
+      first = false;
+      continue;
+    }
+    first = false;
+    if (eq == std::string_view::npos) throw InputError(key, "has no value (key=value)");
+    const std::string_view raw = token.substr(eq + 1);
+    if (raw.size() > kMaxValueLength) throw InputError(key, "value longer than 256 characters");
+    if (!seen.insert(key).second) throw InputError(key, "given twice");
+    pairs.emplace_back(key, percent_decode(raw, key));
+  }
+
+  // Every key is checked before any is applied, in a fixed order (not the link's).
+  std::map<std::string, Json> values;
+  for (const auto& [key, value] : pairs) {
+    if (key == "embed") {
+      if (value != "0" && value != "1") throw InputError(key, "must be 0 or 1 (got " + quote(value) + ")");
+      st.embed = value == "1";
+      continue;
+    }
+    if (key == "s") {
+      st.seed = check_id(value, key);
+      continue;
+    }
+    const auto def = std::find_if(key_defs().begin(), key_defs().end(),
+                                  [&](const KeyDef& d) { return key == d.key; });
+    if (def != key_defs().end()) {
+      values[key] = parse_value(*def, value, key);
+      continue;
+    }
+    const Section* sec = nullptr;
+    for (const auto& s : sections())
+      if (key.rfind(std::string(s.prefix) + ".", 0) == 0) sec = &s;
+    if (sec != nullptr) {
+      const std::string rest = key.substr(std::string(sec->prefix).size() + 1);
+      const auto dots = std::count(rest.begin(), rest.end(), '.');
+      const bool shape_ok = !rest.empty() && rest.front() != '.' && rest.back() != '.' &&
+                            rest.find("..") == std::string::npos &&
+                            (dots == sec->depth - 1 || (sec->depth == 2 && rest == "queue_hours"));
+      if (!shape_ok) throw InputError(key, "malformed section key");
+      if (value == "auto" && rest == "checkpoint.interval_min")
+        values[key] = "auto";
+      else
+        values[key] = parse_number(value, key, -1e18, 1e18);
+      continue;
+    }
+    std::vector<std::string> known = {"s", "embed"};
+    for (const auto& d : key_defs()) known.emplace_back(d.key);
+    throw InputError(key, unknown_id_message("key", key, known));
+  }
+  if (!values.empty() || !st.seed.empty()) {
+    if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
+    st.has_scenario = true;
+  }
+  if (!st.seed.empty()) {
+    st.scenario = seed_document(st.seed);
+    if (st.scenario.is_null()) throw InputError("s", "unknown seed scenario " + quote(st.seed));
+  } else {
+    st.scenario = base;
+  }
+  if (!st.scenario.is_object()) st.scenario = Json::object();
+  for (const auto& d : key_defs()) {
+    const auto it = values.find(d.key);
+    if (it == values.end()) continue;
+    if (d.excludes) erase_path(st.scenario, d.excludes);
+    if (std::string_view(d.key) == "tt") erase_path(st.scenario, "training.epochs");
+    if (std::string_view(d.key) == "pr" && st.scenario.contains("pricing") && st.scenario["pricing"].is_object()) {
+      st.scenario["pricing"].erase("tier");
+      st.scenario["pricing"].erase("fallback");
+    }
+    set_path(st.scenario, d.path, it->second);
+  }
+  for (const auto& [key, v] : values) {
+    for (const auto& s : sections()) {
+      const std::string prefix = std::string(s.prefix) + ".";
+      if (key.rfind(prefix, 0) == 0) set_path(st.scenario, std::string(s.path) + "." + key.substr(prefix.size()), v);
+    }
+  }
+  return st;
+}
+
+std::string url_hash(const Json& scenario, const std::string& seed, bool embed) {
+  std::string out = "#v1";
+  const auto mine = encode_fields(scenario);
+  std::map<std::string, std::string> theirs;
+  if (!seed.empty()) {
+    out += "&s=" + percent_encode(seed);
+    for (auto& [k, v] : encode_fields(seed_document(seed))) theirs[k] = v;
+  }
+  for (const auto& [k, v] : mine) {
+    const auto it = theirs.find(k);
+    if (it != theirs.end() && it->second == v) continue;
+    out += "&" + k + "=" + percent_encode(v);
+  }
+  if (embed) out += "&embed=1";
+  return out;
+}
+
+bool hash_reproduces(const Json& scenario, const std::string& hash, const Json& base) {
+  try {
+    return same_json(parse_url_hash(hash, base).scenario, scenario);
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+}  // namespace tc::io

@@ -1,0 +1,444 @@
+#include "ui/app_state.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "io/embedded.hpp"
+#include "io/report.hpp"
+#include "io/url_state.hpp"
+#include "ui/format.hpp"
+
+namespace tc::ui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t seed) {
+  std::uint64_t h = 1469598103934665603ull ^ seed;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::uint64_t key_of(const AppState& s, const io::Json& doc) {
+  return fnv1a(doc.dump(), s.lib_generation * 0x9e3779b97f4a7c15ull);
+}
+
+Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib) {
+  const auto t0 = Clock::now();
+  Outcome o;
+  try {
+    o.spec = io::parse_scenario(doc, lib, "scenario");
+    o.est = io::run_estimate(o.spec);
+    o.ok = true;
+  } catch (const io::InputError& e) {
+    o.error = e.what();
+    o.error_field = e.field();
+  } catch (const std::exception& e) {
+    o.error = std::string("internal error: ") + e.what();
+  }
+  if (o.ok) {
+    try {
+      o.cost = io::cost_report(o.spec, o.est, lib);
+    } catch (const io::InputError& e) {
+      o.cost_error = e.what();
+    } catch (const std::exception& e) {
+      o.cost_error = std::string("internal error: ") + e.what();
+    }
+  }
+  o.compute_ms = ms_since(t0);
+  return o;
+}
+
+const Outcome& evaluate_cached(AppState& s, const io::Json& doc) {
+  const std::uint64_t key = key_of(s, doc);
+  auto it = s.cache.find(key);
+  if (it != s.cache.end()) return it->second;
+  // The cache holds what one session explores; past that, start over rather than grow.
+  if (s.cache.size() > 600) s.cache.clear();
+  ++s.estimates_run;
+  return s.cache.emplace(key, evaluate(doc, s.lib)).first->second;
+}
+
+std::vector<std::string> compare_ids(const AppState& s, const Outcome& base) {
+  std::vector<std::string> ids;
+  if (const io::Json* c = doc_get(s.doc, "compare_instances"); c && c->is_array())
+    for (const auto& x : *c)
+      if (x.is_string() && std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())
+        ids.push_back(x.get<std::string>());
+  if (ids.empty()) ids.push_back(base.spec.instance_id);
+  return ids;
+}
+
+int scaling_limit(const AppState& s, int nodes) {
+  if (s.view.scaling_max_nodes > 0) return s.view.scaling_max_nodes;
+  int n = 8;
+  while (n < 4 * nodes && n < 4096) n *= 2;
+  return n;
+}
+
+io::Json scaled_doc(const io::Json& doc, int nodes) {
+  io::Json d = doc;
+  d.erase("chips");
+  d["nodes"] = nodes;
+  // Data parallelism follows the cluster size, as with another instance.
+  if (d.contains("parallel") && d["parallel"].is_object()) d["parallel"].erase("dp");
+  return d;
+}
+
+void rebuild_jobs(AppState& s) {
+  const Outcome& base = s.current;
+  const std::uint64_t key = s.computed_key;
+  if (s.comparison_key != key) {
+    s.comparison.clear();
+    for (const auto& id : compare_ids(s, base)) s.comparison.push_back({id, false, {}});
+    s.comparison_key = key;
+  }
+  if (s.scaling_key != key) {
+    s.scaling.clear();
+    const int nodes = base.spec.scenario.nodes;
+    const int limit = scaling_limit(s, nodes);
+    std::vector<int> points;
+    for (int n = 1; n <= limit; n *= 2) points.push_back(n);
+    if (std::find(points.begin(), points.end(), nodes) == points.end()) points.push_back(nodes);
+    std::sort(points.begin(), points.end());
+    for (int n : points) s.scaling.push_back({n, false, {}});
+    s.scaling_key = key;
+  }
+}
+
+// One pending comparison or scaling point; false when none is left.
+bool run_one_job(AppState& s) {
+  for (auto& row : s.comparison) {
+    if (row.done) continue;
+    io::Json doc;
+    try {
+      doc = io::with_instance(s.current.spec, s.lib, row.instance_id).document;
+    } catch (const io::InputError& e) {
+      row.out = Outcome{};
+      row.out.error = e.what();
+      row.out.error_field = e.field();
+      row.done = true;
+      return true;
+    }
+    row.out = evaluate_cached(s, doc);
+    row.done = true;
+    return true;
+  }
+  for (auto& p : s.scaling) {
+    if (p.done) continue;
+    p.out = evaluate_cached(s, scaled_doc(s.current.spec.document, p.nodes));
+    p.done = true;
+    return true;
+  }
+  return false;
+}
+
+
+io::Json load_seed_doc(const io::EmbeddedFile& f) {
+  try {
+    return io::parse_json(f.contents, f.path);
+  } catch (const io::InputError&) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+io::Json default_scenario() {
+  return io::Json{{"name", "Llama 3.1 70B: Trainium2 vs H100"},
+                  {"model", "llama3.1-70b"},
+                  {"instance", "trn2.48xlarge"},
+                  {"nodes", 16},
+                  {"precision", "bf16"},
+                  {"training", {{"tokens", 1e12}}},
+                  {"compare_instances", {"trn2.48xlarge", "p5.48xlarge"}}};
+}
+
+void init(AppState& s, Host* host) {
+  s.host = host ? host : &s.null_host;
+  try {
+    s.lib = io::load_builtin_presets();
+  } catch (const io::InputError& e) {
+    s.banners.push_back({std::string("built-in presets: ") + e.what(), true});
+  }
+  s.seeds.clear();
+  const std::string prefix = "presets/scenarios/";
+  for (const auto& f : io::embedded_presets()) {
+    const std::string path = f.path;
+    if (path.rfind(prefix, 0) != 0 || path.size() < prefix.size() + 6) continue;
+    SeedCase c;
+    c.id = path.substr(prefix.size(), path.size() - prefix.size() - 5);
+    c.doc = load_seed_doc(f);
+    if (!c.doc.is_object()) continue;
+    c.name = c.doc.value("name", c.id);
+    c.description = c.doc.value("description", "");
+    s.seeds.push_back(std::move(c));
+  }
+  set_scenario(s, default_scenario(), "");
+}
+
+void set_scenario(AppState& s, io::Json doc, const std::string& seed_id) {
+  s.doc = std::move(doc);
+  s.seed_id = seed_id;
+  s.view.nodes_as_chips = s.doc.contains("chips");
+}
+
+bool apply_hash(AppState& s, const std::string& hash) {
+  try {
+    io::UrlState st = io::parse_url_hash(hash, io::Json::object());
+    s.view.embed = st.embed;
+    s.hash_error.clear();
+    if (st.has_scenario) {
+      set_scenario(s, std::move(st.scenario), st.seed);
+    } else if (s.doc.is_null()) {
+      set_scenario(s, default_scenario(), "");
+    }
+    // The page shows the link as given: republishing would rewrite what the user pasted.
+    s.published_hash = hash.empty() || hash[0] == '#' ? hash : "#" + hash;
+    return true;
+  } catch (const io::InputError& e) {
+    s.hash_error_key = key_of(s, s.doc);
+    s.hash_error = std::string("This link could not be read (") + e.what() +
+                   "); the last good scenario is kept.";
+    return false;
+  }
+}
+
+std::string current_hash(const AppState& s) { return io::url_hash(s.doc, s.seed_id, s.view.embed); }
+
+bool link_is_exact(const AppState& s) {
+  io::Json doc = s.doc;
+  if (s.seed_id.empty())
+    for (const char* k : {"name", "description", "source"}) doc.erase(k);
+  return io::hash_reproduces(doc, current_hash(s), io::Json::object());
+}
+
+bool merge_presets(AppState& s, const std::string& label, const std::string& text) {
+  try {
+    io::merge_preset_json(s.lib, label, text);
+    ++s.lib_generation;
+    s.cache.clear();
+    return true;
+  } catch (const io::InputError& e) {
+    s.banners.push_back({std::string("Preset file not used: ") + e.what() +
+                             ". The built-in presets stay in use.",
+                         true});
+    return false;
+  } catch (const std::exception& e) {
+    s.banners.push_back({"Preset file " + label + " not used: " + e.what(), true});
+    return false;
+  }
+}
+
+bool import_scenario(AppState& s, const std::string& label, const std::string& text) {
+  try {
+    io::Json doc = io::parse_json(text, label);
+    io::parse_scenario(doc, s.lib, label);  // reject it whole rather than show a broken scenario
+    set_scenario(s, std::move(doc), "");
+    s.status = "Imported " + label;
+    return true;
+  } catch (const io::InputError& e) {
+    s.banners.push_back({std::string("Scenario not imported: ") + e.what(), true});
+    return false;
+  }
+}
+
+std::string export_scenario(const AppState& s) { return s.doc.dump(2) + "\n"; }
+
+void update(AppState& s, double budget_ms) {
+  const auto t0 = Clock::now();
+  const std::uint64_t key = key_of(s, s.doc);
+  if (key != s.computed_key) {
+    if (!s.hash_error.empty() && key != s.hash_error_key) s.hash_error.clear();
+    s.current = evaluate_cached(s, s.doc);
+    s.computed_key = key;
+    if (s.current.ok) {
+      s.last_good = s.current;
+      s.has_good = true;
+      rebuild_jobs(s);
+    }
+    s.hash_dirty = s.mirror_dirty = true;
+  }
+  bool worked = false;
+  while (s.current.ok && ms_since(t0) < budget_ms && run_one_job(s)) worked = true;
+  if (worked) s.mirror_dirty = true;
+
+  // Chromium drops history.replaceState past ~100 calls in 10 s: a drag publishes at 4 Hz.
+  const auto now = Clock::now();
+  if (s.hash_dirty && s.hash_error.empty() &&
+      std::chrono::duration<double, std::milli>(now - s.last_hash_publish).count() > 250) {
+    const std::string h = current_hash(s);
+    if (h != s.published_hash) {
+      s.host->set_location_hash(h);
+      s.published_hash = h;
+    }
+    s.hash_dirty = false;
+    s.last_hash_publish = now;
+  }
+  if (s.mirror_dirty &&
+      (!work_pending(s) || std::chrono::duration<double, std::milli>(now - s.last_mirror_publish).count() > 100)) {
+    s.host->publish_results(mirror_json(s).dump());
+    s.mirror_dirty = false;
+    s.last_mirror_publish = now;
+  }
+  s.last_update_ms = ms_since(t0);
+}
+
+bool work_pending(const AppState& s) {
+  if (!s.current.ok) return false;
+  for (const auto& r : s.comparison)
+    if (!r.done) return true;
+  for (const auto& p : s.scaling)
+    if (!p.done) return true;
+  return false;
+}
+
+const Outcome* shown(const AppState& s) {
+  if (s.current.ok) return &s.current;
+  return s.has_good ? &s.last_good : nullptr;
+}
+
+io::Table results_table(const AppState& s) {
+  io::Table t;
+  t.header = {"instance", "nodes", "chips", "plan (tp/pp/dp, micro-batch)", "step_time_s", "tokens_per_s",
+              "mfu", "train_time_days", "wall_time_days", "bill_usd", "usd_per_million_tokens",
+              "memory_gib_per_device", "fits"};
+  auto row = [&](const Outcome& o) {
+    if (!o.ok) return;
+    const Estimate& e = o.est;
+    const auto& p = e.plan;
+    std::vector<std::string> r = {o.spec.instance_id, std::to_string(o.spec.scenario.nodes),
+                                  std::to_string(e.chips),
+                                  std::to_string(p.tp) + "/" + std::to_string(p.pp) + "/" +
+                                      std::to_string(p.dp) + ", " + std::to_string(p.micro_batch),
+                                  fmt_exact(e.step_time_s), fmt_exact(e.tokens_per_s), fmt_exact(e.mfu),
+                                  fmt_exact(e.train_time_s / 86400)};
+    if (o.cost) {
+      const auto& b = o.cost->result.bill;
+      r.push_back(fmt_exact(o.cost->result.wall.total_s / 86400));
+      r.push_back(b.priced ? fmt_exact(b.total_usd) : "-");
+      r.push_back(b.priced && b.tokens > 0 ? fmt_exact(b.usd_per_million_tokens) : "-");
+    } else {
+      r.insert(r.end(), {"-", "-", "-"});
+    }
+    r.push_back(fmt_exact(e.memory.total_gib));
+    r.push_back(e.memory.fits ? "yes" : "no");
+    t.rows.push_back(std::move(r));
+  };
+  bool any = false;
+  for (const auto& c : s.comparison)
+    if (c.done && c.out.ok) {
+      row(c.out);
+      any = true;
+    }
+  if (!any)
+    if (const Outcome* o = shown(s)) row(*o);
+  return t;
+}
+
+io::Json mirror_json(const AppState& s) {
+  io::Json j;
+  j["ok"] = s.current.ok;
+  j["error"] = s.current.ok ? "" : s.current.error;
+  j["hash_error"] = s.hash_error;
+  j["pending"] = work_pending(s);
+  j["estimates_run"] = s.estimates_run;
+  const Outcome* o = shown(s);
+  io::Json rows = io::Json::array();
+  auto add = [&](const char* key, const char* label, double v, std::string text) {
+    rows.push_back({{"key", key}, {"label", label}, {"value", std::isfinite(v) ? io::Json(v) : io::Json(nullptr)},
+                    {"text", std::move(text)}, {"exact", fmt_exact(v)}});
+  };
+  if (o) {
+    const Estimate& e = o->est;
+    const auto& sc = o->spec.scenario;
+    std::string summary = sc.model.name + " on " + std::to_string(sc.nodes) + " x " + o->spec.instance_id +
+                          " (" + std::to_string(e.chips) + " chips): training " + fmt_duration(e.train_time_s) +
+                          ", MFU " + fmt_percent(e.mfu);
+    add("step_time_s", "Step time", e.step_time_s, fmt_duration(e.step_time_s));
+    add("tokens_per_s", "Throughput (tokens/s)", e.tokens_per_s, fmt_si(e.tokens_per_s));
+    add("tokens_per_s_per_chip", "Tokens/s per chip", e.tokens_per_s_per_chip, fmt_si(e.tokens_per_s_per_chip));
+    add("mfu", "MFU", e.mfu, fmt_percent(e.mfu));
+    add("train_time_s", "Training time", e.train_time_s, fmt_duration(e.train_time_s));
+    add("memory_total_gib", "Memory per device", e.memory.total_gib, fmt_gib(e.memory.total_gib));
+    add("memory_capacity_gib", "Device capacity", e.memory.capacity_gib, fmt_gib(e.memory.capacity_gib));
+    add("max_micro_batch", "Largest micro-batch that fits", e.memory.max_micro_batch,
+        std::to_string(e.memory.max_micro_batch));
+    add("chips", "Chips", e.chips, std::to_string(e.chips));
+    if (o->cost) {
+      const auto& r = o->cost->result;
+      add("wall_time_s", "Wall time", r.wall.total_s, fmt_duration(r.wall.total_s));
+      const double bill = r.bill.priced ? r.bill.total_usd : NAN;
+      add("cost_usd", "Total bill", bill, fmt_usd(bill));
+      const double per_m = r.bill.priced && r.bill.tokens > 0 ? r.bill.usd_per_million_tokens : NAN;
+      add("usd_per_million_tokens", "Cost per 1M tokens", per_m, fmt_usd(per_m));
+      summary += ", wall time " + fmt_duration(r.wall.total_s) + ", bill " + fmt_usd(bill);
+    }
+    j["summary"] = (s.current.ok ? "" : "(last good scenario) ") + summary;
+    j["model"] = o->spec.model_id;
+    j["instance"] = o->spec.instance_id;
+    j["nodes"] = sc.nodes;
+  } else {
+    j["summary"] = "No result: " + s.current.error;
+  }
+  j["rows"] = rows;
+  const io::Table t = results_table(s);
+  j["comparison"] = {{"header", t.header}, {"rows", t.rows}};
+  return j;
+}
+
+const io::Json* doc_get(const io::Json& doc, const std::string& path) {
+  const io::Json* cur = &doc;
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = path.find('.', start);
+    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!cur->is_object()) return nullptr;
+    const auto it = cur->find(part);
+    if (it == cur->end()) return nullptr;
+    cur = &*it;
+    if (dot == std::string::npos) return cur;
+    start = dot + 1;
+  }
+}
+
+void doc_set(io::Json& doc, const std::string& path, io::Json value) {
+  io::Json* cur = &doc;
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = path.find('.', start);
+    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!cur->is_object()) *cur = io::Json::object();
+    if (dot == std::string::npos) {
+      (*cur)[part] = std::move(value);
+      return;
+    }
+    cur = &(*cur)[part];
+    start = dot + 1;
+  }
+}
+
+void doc_erase(io::Json& doc, const std::string& path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos) {
+    if (doc.is_object()) doc.erase(path);
+    return;
+  }
+  io::Json* parent = const_cast<io::Json*>(doc_get(doc, path.substr(0, dot)));
+  if (parent && parent->is_object()) {
+    parent->erase(path.substr(dot + 1));
+    // An emptied section goes too, so that the link and the file stay minimal.
+    if (parent->empty()) doc_erase(doc, path.substr(0, dot));
+  }
+}
+
+}  // namespace tc::ui

@@ -1,0 +1,44 @@
+#include "ui/format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "io/report.hpp"
+
+namespace tc::ui {
+
+std::string fmt_fixed(double v, int digits) {
+  if (!std::isfinite(v)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string fmt_percent(double fraction, int digits) {
+  if (!std::isfinite(fraction)) return "-";
+  return fmt_fixed(100 * fraction, digits) + "%";
+}
+
+std::string fmt_duration(double seconds) { return io::format_duration(seconds); }
+
+std::string fmt_si(double v) { return io::format_si(v); }
+
+std::string fmt_usd(double usd) {
+  if (!std::isfinite(usd)) return "-";
+  const double a = std::fabs(usd);
+  if (a < 1) return "$" + fmt_fixed(usd, 4);
+  if (a < 1000) return "$" + fmt_fixed(usd, 2);
+  if (a < 1e5) return "$" + fmt_fixed(usd, 0);
+  return "$" + io::format_si(usd);
+}
+
+std::string fmt_gib(double gib) { return fmt_fixed(gib, 1) + " GiB"; }
+
+std::string fmt_exact(double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace tc::ui

@@ -1,0 +1,16 @@
+// Every number the UI draws goes through these: a non-finite value shows as "-", never "nan".
+#pragma once
+
+#include <string>
+
+namespace tc::ui {
+
+std::string fmt_fixed(double v, int digits);          // "12.35"
+std::string fmt_percent(double fraction, int digits = 1);  // "47.6%"
+std::string fmt_duration(double seconds);             // "68.6 days"
+std::string fmt_usd(double usd);                      // "$1.23 M", "$512"
+std::string fmt_si(double v);                         // "1.23 M"
+std::string fmt_gib(double gib);                      // "23.8 GiB"
+std::string fmt_exact(double v);                      // "%.6g": the DOM mirror's machine-readable value
+
+}  // namespace tc::ui

@@ -1,0 +1,63 @@
+// Places the panels: editor beside results on a wide window, stacked on a narrow one, and a
+// compact results-first column in embed mode.
+#include "ui/panels.hpp"
+#include "ui/widgets.hpp"
+
+namespace tc::ui {
+
+namespace {
+void results(AppState& s, bool embed) {
+  panel_headline(s);
+  if (s.view.show_breakdown && !embed && ImGui::CollapsingHeader("Step time", ImGuiTreeNodeFlags_DefaultOpen))
+    panel_breakdown(s);
+  if (s.view.show_memory && !embed && ImGui::CollapsingHeader("Memory per device", ImGuiTreeNodeFlags_DefaultOpen))
+    panel_memory(s);
+  if (s.view.show_comparison && ImGui::CollapsingHeader("Comparison", ImGuiTreeNodeFlags_DefaultOpen))
+    panel_comparison(s);
+  if (s.view.show_scaling && ImGui::CollapsingHeader("Scaling", ImGuiTreeNodeFlags_DefaultOpen)) panel_scaling(s);
+  if (s.view.show_bill && ImGui::CollapsingHeader("Bill", embed ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) panel_bill(s);
+  if (s.view.show_seeds && !embed && ImGui::CollapsingHeader("Seed cases and claims")) panel_seeds(s);
+  if (s.view.show_sources && !embed && ImGui::CollapsingHeader("Sources", ImGuiTreeNodeFlags_DefaultOpen))
+    panel_sources(s);
+}
+}  // namespace
+
+void draw_app(AppState& s) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("traincalc", nullptr, flags);
+  // Test hook: every text drawn goes to the clipboard function as well (ImGui's logging, which
+  // also opens every collapsed section). Ending a top-level window ends the log.
+  if (s.log_text) ImGui::LogToClipboard(64);
+  const bool embed = s.view.embed;
+  if (!embed) panel_toolbar(s);
+  panel_banners(s);
+  const float fs = ImGui::GetFontSize();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (embed) {
+    ImGui::BeginChild("results");
+    if (ImGui::CollapsingHeader("Scenario")) panel_editor(s);
+    results(s, true);
+    ImGui::EndChild();
+  } else if (avail > fs * 62) {
+    ImGui::BeginChild("editor", ImVec2(fs * 30, 0), true);
+    panel_editor(s);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("results");
+    results(s, false);
+    ImGui::EndChild();
+  } else {
+    ImGui::BeginChild("all");
+    if (ImGui::CollapsingHeader("Scenario", ImGuiTreeNodeFlags_DefaultOpen)) panel_editor(s);
+    results(s, false);
+    ImGui::EndChild();
+  }
+  if (s.log_text) ImGui::LogFinish();
+  ImGui::End();
+}
+
+}  // namespace tc::ui

@@ -1,0 +1,75 @@
+// The bill itemized, the wall-time terms it pays for, and the price tiers it used.
+#include <cmath>
+
+#include "ui/format.hpp"
+#include "ui/panels.hpp"
+#include "ui/widgets.hpp"
+
+namespace tc::ui {
+
+void panel_bill(AppState& s) {
+  const Outcome* o = shown(s);
+  if (!o) return;
+  if (!o->cost_error.empty()) text_colored(kColorBad, o->cost_error);
+  if (!o->cost) {
+    text_disabled("No bill for this scenario.");
+    return;
+  }
+  const CostResult& r = o->cost->result;
+  const Bill& b = r.bill;
+  if (ImGui::BeginTable("bill", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("item");
+    ImGui::TableSetupColumn("USD");
+    ImGui::TableHeadersRow();
+    for (const auto& it : b.items_usd) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      text(it.name);
+      ImGui::TableNextColumn();
+      text(fmt_usd(it.value));
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    text_colored(kColorAccent, "total");
+    ImGui::TableNextColumn();
+    text_colored(kColorAccent, b.priced ? fmt_usd(b.total_usd) : "incomplete: some hours have no public price");
+    ImGui::EndTable();
+  }
+  for (const auto& u : b.unpriced) text_colored(kColorBad, "not priced: " + u);
+  text_disabled(fmt_fixed(b.instance_hours, 0) + " instance-hours, " + fmt_usd(b.usd_per_run) + " per run, " +
+                fmt_usd(b.usd_per_month) + " per month, lower bound on compute " + fmt_usd(b.compute_only_bound_usd));
+  if (b.energy_known)
+    text_disabled("energy " + fmt_si(b.energy_kwh) + " kWh, " + fmt_si(b.co2e_kg) + " kg CO2e");
+
+  if (ImGui::TreeNode("Price tiers")) {
+    for (const auto& t : b.tiers) {
+      std::string line = t.tier + (t.billed_tier != t.tier ? " (billed as " + t.billed_tier + ")" : "") + ": " +
+                         fmt_percent(t.share, 0) + " of hours, " +
+                         (t.priced ? fmt_usd(t.usd_per_hour) + "/h = " + fmt_usd(t.usd) : std::string("no price"));
+      text(line);
+      if (ImGui::IsItemHovered() && t.priced)
+        ImGui::SetTooltip("%s", (t.source + "\n" + t.region + ", " + t.date).c_str());
+    }
+    ImGui::TreePop();
+  }
+  if (ImGui::TreeNode("Wall time of one run")) {
+    for (const auto& t : r.wall.terms)
+      if (t.value > 0) text(t.name + ": " + fmt_duration(t.value));
+    text_disabled("checkpoint every " + fmt_duration(r.wall.checkpoint_interval_s) + ", " +
+                  fmt_fixed(r.wall.expected_failures, 1) + " failures expected per run");
+    ImGui::TreePop();
+  }
+  if (r.deadline)
+    text_colored(r.deadline->meets ? kColorGood : kColorBad,
+                 std::string(r.deadline->meets ? "Meets" : "Misses") + " the deadline by " +
+                     fmt_duration(std::fabs(r.deadline->margin_s)));
+  if (o->cost->baseline) {
+    const auto& c = *o->cost->baseline;
+    text("Against " + c.baseline_instance + ": saves " + fmt_usd(c.saving_usd_per_run) + " per run (" +
+         fmt_percent(c.saving_fraction) + ")" +
+         (c.payback_months ? ", pays back the migration in " + fmt_fixed(*c.payback_months, 1) + " months"
+                           : std::string(", never pays back the migration")));
+  }
+}
+
+}  // namespace tc::ui

@@ -1,0 +1,183 @@
+// The same job on every ticked instance (the plan searched for each), as a sortable table and
+// bars of time and cost; the cheapest and the fastest are marked.
+#include <algorithm>
+#include <cmath>
+
+#include "ui/format.hpp"
+#include "ui/panels.hpp"
+#include "ui/widgets.hpp"
+
+namespace tc::ui {
+
+namespace {
+
+struct Row {
+  const ComparisonRow* row;
+  double wall, bill, per_m, mfu, step;
+};
+
+double wall_of(const Outcome& o) { return o.cost ? o.cost->result.wall.total_s : o.est.train_time_s; }
+double bill_of(const Outcome& o) {
+  return o.cost && o.cost->result.bill.priced ? o.cost->result.bill.total_usd : NAN;
+}
+
+void instance_ticks(AppState& s) {
+  if (ImGui::Button("Instances...")) ImGui::OpenPopup("ticks");
+  remember_rect("compare_instances");
+  if (ImGui::BeginPopup("ticks")) {
+    io::Json list = io::Json::array();
+    if (const io::Json* c = doc_get(s.doc, "compare_instances"); c && c->is_array()) list = *c;
+    bool changed = false;
+    for (const auto& inst : s.lib.instances) {
+      bool ticked = std::find(list.begin(), list.end(), io::Json(inst.id)) != list.end();
+      if (ImGui::Checkbox(inst.name.c_str(), &ticked)) {
+        if (ticked)
+          list.push_back(inst.id);
+        else
+          list.erase(std::remove(list.begin(), list.end(), io::Json(inst.id)), list.end());
+        changed = true;
+      }
+      sources_tooltip(s, "instance", inst.id);
+    }
+    if (changed) {
+      if (list.empty())
+        doc_erase(s.doc, "compare_instances");
+      else
+        doc_set(s.doc, "compare_instances", list);
+    }
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace
+
+void panel_comparison(AppState& s) {
+  instance_ticks(s);
+  ImGui::SameLine();
+  int pending = 0;
+  for (const auto& c : s.comparison) pending += c.done ? 0 : 1;
+  text_disabled(pending ? "computing " + std::to_string(pending) + " more..." : "plan searched per instance");
+
+  std::vector<Row> rows;
+  for (const auto& c : s.comparison)
+    rows.push_back({&c, c.done && c.out.ok ? wall_of(c.out) : NAN, c.done && c.out.ok ? bill_of(c.out) : NAN,
+                    c.done && c.out.ok && c.out.cost && c.out.cost->result.bill.priced
+                        ? c.out.cost->result.bill.usd_per_million_tokens
+                        : NAN,
+                    c.done && c.out.ok ? c.out.est.mfu : NAN, c.done && c.out.ok ? c.out.est.step_time_s : NAN});
+  int cheapest = -1, fastest = -1;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (std::isfinite(rows[i].bill) && (cheapest < 0 || rows[i].bill < rows[cheapest].bill)) cheapest = static_cast<int>(i);
+    if (std::isfinite(rows[i].wall) && (fastest < 0 || rows[i].wall < rows[fastest].wall)) fastest = static_cast<int>(i);
+  }
+  const Row* cheapest_row = cheapest >= 0 ? &rows[cheapest] : nullptr;
+  const Row* fastest_row = fastest >= 0 ? &rows[fastest] : nullptr;
+  const ComparisonRow* cheap_c = cheapest_row ? cheapest_row->row : nullptr;
+  const ComparisonRow* fast_c = fastest_row ? fastest_row->row : nullptr;
+
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  if (ImGui::BeginTable("comparison", 8, flags)) {
+    ImGui::TableSetupColumn("instance", ImGuiTableColumnFlags_DefaultSort);
+    ImGui::TableSetupColumn("chips");
+    ImGui::TableSetupColumn("plan", ImGuiTableColumnFlags_NoSort);
+    ImGui::TableSetupColumn("step");
+    ImGui::TableSetupColumn("wall time");
+    ImGui::TableSetupColumn("bill");
+    ImGui::TableSetupColumn("$/1M tok");
+    ImGui::TableSetupColumn("MFU");
+    ImGui::TableHeadersRow();
+    if (ImGuiTableSortSpecs* spec = ImGui::TableGetSortSpecs(); spec && spec->SpecsCount > 0) {
+      const int col = spec->Specs[0].ColumnIndex;
+      const bool asc = spec->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+      auto value = [col](const Row& r) -> double {
+        switch (col) {
+          case 1: return r.row->done && r.row->out.ok ? r.row->out.est.chips : NAN;
+          case 3: return r.step;
+          case 4: return r.wall;
+          case 5: return r.bill;
+          case 6: return r.per_m;
+          case 7: return r.mfu;
+          default: return NAN;
+        }
+      };
+      std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+        if (col == 0) return asc ? a.row->instance_id < b.row->instance_id : a.row->instance_id > b.row->instance_id;
+        const double va = value(a), vb = value(b);
+        if (!std::isfinite(va)) return false;  // unknown values sort last either way
+        if (!std::isfinite(vb)) return true;
+        return asc ? va < vb : va > vb;
+      });
+    }
+    for (const Row& r : rows) {
+      const ComparisonRow& c = *r.row;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const bool is_current = shown(s) && c.instance_id == shown(s)->spec.instance_id;
+      text_colored(is_current ? kColorAccent : ImGui::GetColorU32(ImGuiCol_Text), c.instance_id);
+      sources_tooltip(s, "instance", c.instance_id);
+      if (!c.done) {
+        ImGui::TableNextColumn();
+        text_disabled("...");
+        continue;
+      }
+      if (!c.out.ok) {
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        text_colored(kColorBad, "no plan");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.out.error.c_str());
+        continue;
+      }
+      const Estimate& e = c.out.est;
+      ImGui::TableNextColumn();
+      text(std::to_string(e.chips));
+      ImGui::TableNextColumn();
+      text("tp" + std::to_string(e.plan.tp) + " pp" + std::to_string(e.plan.pp) + " dp" + std::to_string(e.plan.dp) +
+           (e.memory.fits ? "" : " (no fit)"));
+      ImGui::TableNextColumn();
+      text(fmt_duration(r.step));
+      ImGui::TableNextColumn();
+      text_colored(&c == fast_c ? kColorGood : ImGui::GetColorU32(ImGuiCol_Text),
+                   fmt_duration(r.wall) + (&c == fast_c ? " fastest" : ""));
+      ImGui::TableNextColumn();
+      text_colored(&c == cheap_c ? kColorGood : ImGui::GetColorU32(ImGuiCol_Text),
+                   fmt_usd(r.bill) + (&c == cheap_c ? " cheapest" : ""));
+      ImGui::TableNextColumn();
+      text(fmt_usd(r.per_m));
+      ImGui::TableNextColumn();
+      text(fmt_percent(r.mfu));
+    }
+    ImGui::EndTable();
+  }
+
+  // Bars: time and cost relative to the largest.
+  double max_wall = 0, max_bill = 0;
+  for (const Row& r : rows) {
+    if (std::isfinite(r.wall)) max_wall = std::max(max_wall, r.wall);
+    if (std::isfinite(r.bill)) max_bill = std::max(max_bill, r.bill);
+  }
+  if (max_wall > 0 && ImGui::BeginTable("bars", 3, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("instance", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 9);
+    ImGui::TableSetupColumn("wall time");
+    ImGui::TableSetupColumn("bill");
+    ImGui::TableHeadersRow();
+    for (const Row& r : rows) {
+      if (!std::isfinite(r.wall)) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      text(r.row->instance_id);
+      ImGui::TableNextColumn();
+      bar(static_cast<float>(r.wall / max_wall), r.row == fast_c ? kColorGood : series_color(0), fmt_duration(r.wall),
+          ImGui::GetTextLineHeight() * 1.2f);
+      ImGui::TableNextColumn();
+      if (max_bill > 0 && std::isfinite(r.bill))
+        bar(static_cast<float>(r.bill / max_bill), r.row == cheap_c ? kColorGood : series_color(1), fmt_usd(r.bill),
+            ImGui::GetTextLineHeight() * 1.2f);
+      else
+        text_disabled("-");
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace tc::ui

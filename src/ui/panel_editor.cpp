@@ -1,0 +1,477 @@
+// Scenario editor: every input of a scenario file as a control. Controls read and write the
+// scenario document; a value the file leaves out shows what the model resolved it to.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/cost.hpp"
+#include "ui/format.hpp"
+#include "ui/panels.hpp"
+#include "ui/widgets.hpp"
+
+namespace tc::ui {
+
+namespace {
+
+float field_width() { return ImGui::GetFontSize() * 9.0f; }
+
+std::string doc_string(const AppState& s, const std::string& path, const std::string& fallback = "") {
+  const io::Json* v = doc_get(s.doc, path);
+  return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+// A plan knob: "auto" (the plan search chooses) or a fixed integer.
+void knob(AppState& s, const char* label, const std::string& path, int min, int max, int resolved,
+          bool absent_is_auto, const char* help) {
+  const io::Json* v = doc_get(s.doc, path);
+  bool is_auto = v ? v->is_string() : absent_is_auto;
+  int value = v && v->is_number() ? static_cast<int>(v->get<double>()) : resolved;
+  ImGui::PushID(path.c_str());
+  if (ImGui::Checkbox("auto", &is_auto)) doc_set(s.doc, path, is_auto ? io::Json("auto") : io::Json(std::max(min, resolved)));
+  ImGui::SameLine();
+  ImGui::BeginDisabled(is_auto);
+  ImGui::SetNextItemWidth(field_width());
+  if (ImGui::InputInt(label, &value, 1, 8)) doc_set(s.doc, path, std::clamp(value, min, max));
+  ImGui::EndDisabled();
+  remember_rect(path);
+  help_marker(help);
+  ImGui::PopID();
+}
+
+// A number the scenario may leave out (then the model's default, shown greyed, applies).
+struct OptionalField {
+  const char* path;
+  const char* label;
+  const char* unit;
+  double min, max;
+  std::function<double(const Outcome&)> resolved;  // NaN when unknown
+  const char* help;
+  bool integer = false;
+  bool allow_auto = false;  // "auto" is a valid value (checkpoint interval: Young/Daly)
+};
+
+void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
+  ImGui::PushID(f.path);
+  const io::Json* v = doc_get(s.doc, f.path);
+  bool set = v && v->is_number();
+  double resolved = o && f.resolved ? f.resolved(*o) : NAN;
+  if (ImGui::Checkbox("##set", &set)) {
+    if (set)
+      doc_set(s.doc, f.path, std::isfinite(resolved) ? std::clamp(resolved, f.min, f.max) : std::max(f.min, 0.0));
+    else
+      doc_erase(s.doc, f.path);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set a value (unticked: the model's default)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(field_width());
+  if (set) {
+    double value = v->get<double>();
+    const bool changed = f.integer ? [&] {
+      int iv = static_cast<int>(value);
+      const bool c = ImGui::InputInt(f.label, &iv);
+      value = iv;
+      return c;
+    }()
+                                   : ImGui::InputDouble(f.label, &value, 0, 0, "%.6g");
+    if (changed && std::isfinite(value)) doc_set(s.doc, f.path, std::clamp(value, f.min, f.max));
+  } else {
+    ImGui::BeginDisabled();
+    std::string shown = std::isfinite(resolved) ? fmt_exact(resolved) : "default";
+    if (v && v->is_string()) shown = v->get<std::string>();
+    char buf[64];
+    const std::size_t n = std::min<std::size_t>(shown.size(), sizeof buf - 1);
+    shown.copy(buf, n);
+    buf[n] = 0;
+    ImGui::InputText(f.label, buf, sizeof buf, ImGuiInputTextFlags_ReadOnly);
+    ImGui::EndDisabled();
+  }
+  ImGui::SameLine();
+  text_disabled(f.unit);
+  help_marker(f.help);
+  ImGui::PopID();
+}
+
+const CostInputs* inputs(const Outcome& o) { return o.cost ? &o.cost->inputs : nullptr; }
+double or_nan(const std::optional<double>& v) { return v ? *v : NAN; }
+
+const std::vector<OptionalField>& overhead_fields() {
+  using O = const Outcome&;
+  static const std::vector<OptionalField> f = {
+      {"overheads.compile.first_s", "first compile", "s", 0, 1e7,
+       [](O o) { return inputs(o) && inputs(o)->compile.first_s ? *inputs(o)->compile.first_s
+                                                                 : compile_defaults(o.spec.scenario.accelerator).first_s; },
+       "Graph compilation before the first step (Neuron compiles ahead of time: minutes)."},
+      {"overheads.compile.recompile_s", "each new shape", "s", 0, 1e7,
+       [](O o) { return inputs(o) && inputs(o)->compile.recompile_s ? *inputs(o)->compile.recompile_s
+                                                                     : compile_defaults(o.spec.scenario.accelerator).recompile_s; },
+       "Compile time of every further input shape (sequence-length bucket)."},
+      {"overheads.compile.shapes", "input shapes", "", 1, 1e4,
+       [](O o) { return inputs(o) ? inputs(o)->compile.shapes : NAN; }, "Distinct input shapes (buckets).", true},
+      {"overheads.compile.cache_hit", "compile cache hit", "0-1", 0, 1,
+       [](O o) { return inputs(o) ? inputs(o)->compile.cache_hit : NAN; },
+       "Share of compile work that later runs find in a reused cache."},
+      {"overheads.warmup.minutes", "warm-up", "min", 0, 1e5,
+       [](O o) { return inputs(o) && inputs(o)->warmup.minutes ? *inputs(o)->warmup.minutes
+                                                                : compile_defaults(o.spec.scenario.accelerator).warmup_min; },
+       "Slow phase at the start of a run."},
+      {"overheads.warmup.throughput", "warm-up speed", "0-1", 0, 1,
+       [](O o) { return inputs(o) && inputs(o)->warmup.throughput ? *inputs(o)->warmup.throughput
+                                                                   : compile_defaults(o.spec.scenario.accelerator).warmup_throughput; },
+       "Throughput during warm-up as a fraction of steady throughput."},
+      {"overheads.checkpoint.interval_min", "checkpoint every", "min", 1e-3, 1e6,
+       [](O o) { return o.cost ? o.cost->result.wall.checkpoint_interval_s / 60 : NAN; },
+       "Minutes of training between checkpoints; unticked: the Young/Daly optimum.", false, true},
+      {"overheads.checkpoint.write_gb_per_s", "checkpoint write", "GB/s", 1e-3, 1e6,
+       [](O o) { return inputs(o) ? inputs(o)->checkpoint.write_gb_per_s : NAN; }, "Aggregate storage write bandwidth."},
+      {"overheads.checkpoint.kept", "checkpoints kept", "", 0, 1e4,
+       [](O o) { return inputs(o) ? inputs(o)->checkpoint.kept : NAN; }, "Checkpoints kept in storage at a time.", true},
+      {"overheads.failures.per_node_hour", "failures", "/node-h", 0, 1,
+       [](O o) { return inputs(o) ? inputs(o)->failures.per_node_hour : NAN; },
+       "Unexpected interruptions per node-hour (default from Llama 3's 54-day run)."},
+      {"overheads.failures.restart_min", "restart after failure", "min", 0, 1e5,
+       [](O o) { return inputs(o) ? inputs(o)->failures.restart_min : NAN; }, "Detect, replace the node, reload."},
+      {"overheads.spot.interruptions_per_hour", "spot interruptions", "/inst-h", 0, 10,
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->spot.interruptions_per_hour) : NAN; },
+       "Per spot instance-hour; unticked: the instance preset's figure."},
+      {"overheads.spot.restart_min", "restart after reclaim", "min", 0, 1e5,
+       [](O o) { return inputs(o) ? inputs(o)->spot.restart_min : NAN; }, "Get capacity back and restart."},
+      {"overheads.queue_hours", "queueing", "h", 0, 1e6,
+       [](O o) { return inputs(o) ? inputs(o)->queue_hours : NAN; }, "Waiting for capacity (wall time, not billed)."},
+      {"overheads.storage.dataset_gb", "dataset", "GB", 0, 1e9,
+       [](O o) { return inputs(o) ? inputs(o)->storage.dataset_gb : NAN; }, "Training data kept in storage."},
+      {"overheads.storage.usd_per_gb_month", "storage price", "$/GB-month", 0, 100,
+       [](O o) { return inputs(o) ? inputs(o)->storage.usd_per_gb_month : NAN; }, "Object storage (S3 Standard by default)."},
+      {"overheads.storage.retention_months", "retention", "months", 0, 1200,
+       [](O o) { return inputs(o) ? inputs(o)->storage.retention_months : NAN; }, "Kept after the campaign."},
+      {"overheads.transfer.cross_region_copies", "cross-region copies", "", 0, 1e4,
+       [](O o) { return inputs(o) ? inputs(o)->transfer.cross_region_copies : NAN; }, "Copies of the dataset to another region."},
+      {"overheads.transfer.cross_region_usd_per_gb", "cross-region price", "$/GB", 0, 100,
+       [](O o) { return inputs(o) ? inputs(o)->transfer.cross_region_usd_per_gb : NAN; }, "Inter-region transfer."},
+      {"overheads.transfer.egress_gb_per_month", "egress per month", "GB", 0, 1e9,
+       [](O o) { return inputs(o) ? inputs(o)->transfer.egress_gb_per_month : NAN; }, "Data out to the internet every month."},
+      {"overheads.transfer.egress_usd_per_gb", "egress price", "$/GB", 0, 100,
+       [](O o) { return inputs(o) ? inputs(o)->transfer.egress_usd_per_gb : NAN; }, "Data transfer out."},
+      {"overheads.engineering.person_weeks", "engineering", "person-weeks", 0, 1e5,
+       [](O o) { return inputs(o) ? inputs(o)->engineering.person_weeks : NAN; }, "Migration or porting effort, one-off."},
+      {"overheads.engineering.usd_per_week", "cost of a week", "$", 0, 1e7,
+       [](O o) { return inputs(o) ? inputs(o)->engineering.usd_per_week : NAN; }, "Loaded cost of one person-week."},
+      {"overheads.engineering.spread_runs", "spread over runs", "", 0, 1e6,
+       [](O o) { return inputs(o) ? inputs(o)->engineering.spread_runs : NAN; }, "Share the one-off over this many runs (0: all here)."},
+      {"energy.usd_per_kwh", "electricity", "$/kWh", 0, 10,
+       [](O o) { return inputs(o) ? inputs(o)->energy.usd_per_kwh : NAN; }, "Energy price for the energy figure."},
+  };
+  return f;
+}
+
+const std::vector<OptionalField>& campaign_fields() {
+  using O = const Outcome&;
+  static const std::vector<OptionalField> f = {
+      {"campaign.runs", "runs", "", 0, 1e6, [](O o) { return inputs(o) ? inputs(o)->campaign.runs : NAN; },
+       "Runs of this job in the campaign (a sweep, or 2.3 runs per delivered model)."},
+      {"campaign.full_runs", "full runs", "", 0, 1e6,
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->campaign.full_runs) : NAN; },
+       "Runs that train to the end; unticked: all of them."},
+      {"campaign.truncated_fraction", "truncated runs train", "0-1", 0, 1,
+       [](O o) { return inputs(o) ? inputs(o)->campaign.truncated_fraction : NAN; },
+       "Share of the training each other run completes."},
+      {"campaign.runs_per_month", "runs per month", "", 0, 1e5,
+       [](O o) { return inputs(o) ? inputs(o)->campaign.runs_per_month : NAN; }, "0: back to back."},
+      {"deadline_days", "deadline", "days", 0, 1e6, nullptr, "Does one full run finish in time?"},
+  };
+  return f;
+}
+
+const char* kTiers[] = {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot", "custom"};
+
+void pricing_editor(AppState& s) {
+  // The editor works on the mix form; the single-tier form is read as a one-entry mix.
+  io::Json mix = io::Json::array();
+  if (const io::Json* m = doc_get(s.doc, "pricing.mix"); m && m->is_array()) {
+    mix = *m;
+  } else if (const io::Json* t = doc_get(s.doc, "pricing.tier"); t && t->is_string()) {
+    io::Json e = {{"tier", *t}, {"fraction", 1.0}};
+    if (const io::Json* fb = doc_get(s.doc, "pricing.fallback"); fb && fb->is_string()) e["fallback"] = *fb;
+    mix.push_back(e);
+  } else {
+    mix.push_back({{"tier", "on_demand"}, {"fraction", 1.0}, {"fallback", "capacity_block"}});
+  }
+  bool changed = false;
+  int remove = -1;
+  double sum = 0;
+  const bool by_instances = !mix.empty() && mix[0].is_object() && mix[0].contains("instances");
+  for (std::size_t i = 0; i < mix.size(); ++i) {
+    io::Json& e = mix[i];
+    if (!e.is_object()) continue;
+    ImGui::PushID(static_cast<int>(i));
+    std::string tier = e.value("tier", std::string("on_demand"));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::BeginCombo("##tier", tier.c_str())) {
+      for (const char* t : kTiers)
+        if (ImGui::Selectable(t, tier == t)) {
+          e["tier"] = t;
+          changed = true;
+        }
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    if (by_instances) {
+      int n = e.contains("instances") && e["instances"].is_number() ? static_cast<int>(e["instances"].get<double>()) : 0;
+      if (ImGui::InputInt("instances", &n)) {
+        e["instances"] = std::max(0, n);
+        changed = true;
+      }
+    } else {
+      float f = e.contains("fraction") && e["fraction"].is_number() ? e["fraction"].get<float>() : 0.0f;
+      if (ImGui::SliderFloat("share", &f, 0.0f, 1.0f, "%.2f")) {
+        e["fraction"] = std::round(f * 100.0) / 100.0;
+        changed = true;
+      }
+      sum += e.contains("fraction") && e["fraction"].is_number() ? e["fraction"].get<double>() : 0;
+    }
+    if (tier == "custom") {
+      ImGui::SameLine();
+      double rate = e.contains("usd_per_hour") && e["usd_per_hour"].is_number() ? e["usd_per_hour"].get<double>() : 0;
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+      if (ImGui::InputDouble("$/h", &rate, 0, 0, "%.2f") && std::isfinite(rate)) {
+        e["usd_per_hour"] = std::clamp(rate, 0.0, 1e6);
+        e.erase("discount");
+        changed = true;
+      }
+    }
+    if (mix.size() > 1) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("x")) remove = static_cast<int>(i);
+    }
+    ImGui::PopID();
+  }
+  if (remove >= 0) {
+    mix.erase(static_cast<std::size_t>(remove));
+    changed = true;
+  }
+  if (mix.size() < 6 && ImGui::SmallButton("+ tier")) {
+    mix.push_back(by_instances ? io::Json{{"tier", "spot"}, {"instances", 0}} : io::Json{{"tier", "spot"}, {"fraction", 0.0}});
+    changed = true;
+  }
+  if (!by_instances && std::fabs(sum - 1.0) > 1e-9) {
+    ImGui::SameLine();
+    text_colored(kColorBad, "shares sum to " + fmt_fixed(sum, 2) + ", not 1");
+  }
+  help_marker("Shares of the instance-hours billed at each price tier. 'custom' is a negotiated rate "
+              "per instance-hour. Prices and their dates: hover the instance picker, or the Sources panel.");
+  if (changed) {
+    doc_erase(s.doc, "pricing.tier");
+    doc_erase(s.doc, "pricing.fallback");
+    doc_set(s.doc, "pricing.mix", mix);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> model_items(const AppState& s) {
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const auto& m : s.lib.models) v.emplace_back(m.id, m.name);
+  return v;
+}
+std::vector<std::pair<std::string, std::string>> instance_items(const AppState& s) {
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const auto& i : s.lib.instances) v.emplace_back(i.id, i.name);
+  return v;
+}
+
+}  // namespace
+
+void panel_editor(AppState& s) {
+  const Outcome* o = shown(s);
+  const Estimate* e = o ? &o->est : nullptr;
+  const float label_w = ImGui::GetFontSize() * 16;
+  ImGui::PushItemWidth(label_w);
+
+  // Model and instance.
+  std::string model = doc_string(s, "model", "custom");
+  if (id_picker("model", model, model_items(s), s.view.model_filter)) doc_set(s.doc, "model", model);
+  remember_rect("model");
+  sources_tooltip(s, "model", model);
+  std::string inst = doc_string(s, "instance", "custom");
+  if (id_picker("instance", inst, instance_items(s), s.view.instance_filter)) doc_set(s.doc, "instance", inst);
+  remember_rect("instance");
+  if (const Instance* ip = s.lib.instance(inst)) sources_tooltip(s, "instance", ip->id);
+
+  // Cluster size.
+  int mode = s.view.nodes_as_chips ? 1 : 0;
+  if (ImGui::RadioButton("nodes", &mode, 0)) {
+    s.view.nodes_as_chips = false;
+    if (o) {
+      doc_erase(s.doc, "chips");
+      doc_set(s.doc, "nodes", o->spec.scenario.nodes);
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("chips", &mode, 1)) {
+    s.view.nodes_as_chips = true;
+    if (e) {
+      doc_erase(s.doc, "nodes");
+      doc_set(s.doc, "chips", e->chips);
+    }
+  }
+  if (!s.view.nodes_as_chips) {
+    const io::Json* nv = doc_get(s.doc, "nodes");
+    int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->spec.scenario.nodes : 1);
+    if (ImGui::SliderInt("nodes##slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+      doc_erase(s.doc, "chips");
+      doc_set(s.doc, "nodes", std::clamp(nodes, 1, 1000000));
+    }
+    remember_rect("nodes");
+    if (o) {
+      ImGui::SameLine();
+      text_disabled("= " + std::to_string(o->est.chips) + " chips");
+    }
+  } else {
+    const io::Json* cv = doc_get(s.doc, "chips");
+    int chips = cv && cv->is_number() ? static_cast<int>(cv->get<double>()) : (e ? e->chips : 1);
+    if (ImGui::InputInt("chips##input", &chips, 1, 16)) {
+      doc_erase(s.doc, "nodes");
+      doc_set(s.doc, "chips", std::clamp(chips, 1, 100000000));
+    }
+    remember_rect("chips");
+  }
+
+  // Precision.
+  const char* precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+  std::string prec = doc_string(s, "precision", "bf16");
+  if (ImGui::BeginCombo("precision", prec.c_str())) {
+    for (const char* p : precisions)
+      if (ImGui::Selectable(p, prec == p)) doc_set(s.doc, "precision", p);
+    ImGui::EndCombo();
+  }
+  if (o) sources_tooltip(s, "accelerator", o->spec.scenario.accelerator.id, "peak_tflops");
+
+  // Batch.
+  {
+    const io::Json* gv = doc_get(s.doc, "global_batch");
+    long long gb_resolved = o ? o->spec.scenario.global_batch : 1024;
+    int gb = gv && gv->is_number() ? static_cast<int>(gv->get<double>()) : static_cast<int>(std::min<long long>(gb_resolved, 1 << 30));
+    if (ImGui::InputInt("global batch", &gb, 1, 64)) doc_set(s.doc, "global_batch", std::clamp(gb, 1, 1000000000));
+    help_marker("Sequences per optimizer step. Default: about 4M tokens per step.");
+  }
+  ImGui::PopItemWidth();
+
+  if (ImGui::CollapsingHeader("Parallel plan", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const ParallelPlan p = e ? e->plan : ParallelPlan{};
+    knob(s, "micro-batch", "micro_batch", 1, 1000000, p.micro_batch, true, "Sequences per device per forward pass.");
+    knob(s, "tensor (tp)", "parallel.tp", 1, 1 << 20, p.tp, true, "Tensor parallel degree.");
+    knob(s, "pipeline (pp)", "parallel.pp", 1, 1 << 20, p.pp, true, "Pipeline stages.");
+    knob(s, "data (dp)", "parallel.dp", 1, 100000000, p.dp, true, "Data parallel replicas.");
+    knob(s, "context (cp)", "parallel.cp", 1, 1 << 20, p.cp, false, "Context parallel degree.");
+    knob(s, "expert (ep)", "parallel.ep", 1, 1 << 20, p.ep, false, "Expert parallel degree (MoE).");
+    knob(s, "virtual stages", "parallel.vpp", 1, 1 << 20, p.vpp, true, "Interleaved pipeline chunks per stage.");
+    knob(s, "ZeRO stage", "parallel.zero", 0, 3, p.zero, true, "0-3; FSDP full shard is 3.");
+    {
+      const io::Json* v = doc_get(s.doc, "parallel.sequence_parallel");
+      int sp = !v || v->is_string() ? 0 : (v->get<bool>() ? 2 : 1);
+      const char* sp_names[] = {"auto", "off", "on"};
+      ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
+      if (ImGui::Combo("sequence parallel", &sp, sp_names, 3))
+        doc_set(s.doc, "parallel.sequence_parallel", sp == 0 ? io::Json("auto") : io::Json(sp == 2));
+    }
+    {
+      std::string rc = doc_string(s, "recompute", "auto");
+      ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
+      if (ImGui::BeginCombo("recompute", rc.c_str())) {
+        for (const char* r : {"auto", "none", "selective", "full"})
+          if (ImGui::Selectable(r, rc == r)) doc_set(s.doc, "recompute", r);
+        ImGui::EndCombo();
+      }
+      help_marker("Activation recomputation. auto: the plan search picks the fastest that fits.");
+    }
+    if (e) text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
+                         std::to_string(e->plan.dp) + ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
+                         std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
+                         std::to_string(e->plans_considered) + " plans)");
+  }
+
+  if (ImGui::CollapsingHeader("Training amount", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::PushItemWidth(label_w);
+    std::string tm = doc_string(s, "training.mode", "pretrain");
+    if (ImGui::BeginCombo("mode", tm.c_str())) {
+      for (const char* m : {"pretrain", "full_finetune", "lora"})
+        if (ImGui::Selectable(m, tm == m)) {
+          doc_set(s.doc, "training.mode", m);
+          if (std::string(m) != "lora") doc_erase(s.doc, "training.lora_rank");
+        }
+      ImGui::EndCombo();
+    }
+    if (tm == "lora") {
+      const io::Json* lv = doc_get(s.doc, "training.lora_rank");
+      int r = lv && lv->is_number() ? static_cast<int>(lv->get<double>()) : 16;
+      if (ImGui::InputInt("LoRA rank", &r)) doc_set(s.doc, "training.lora_rank", std::clamp(r, 1, 65536));
+    }
+    const bool by_samples = doc_get(s.doc, "training.samples") != nullptr;
+    int amount = by_samples ? 1 : 0;
+    if (ImGui::RadioButton("tokens", &amount, 0) && by_samples) {
+      doc_erase(s.doc, "training.samples");
+      doc_erase(s.doc, "training.epochs");
+      doc_set(s.doc, "training.tokens", o ? o->spec.scenario.train_tokens : 1e12);
+    }
+    ImGui::SameLine();
+    if (ImGui::RadioButton("samples x epochs", &amount, 1) && !by_samples) {
+      doc_erase(s.doc, "training.tokens");
+      doc_set(s.doc, "training.samples", 100000);
+      doc_set(s.doc, "training.epochs", 1);
+    }
+    if (!by_samples) {
+      const io::Json* tv = doc_get(s.doc, "training.tokens");
+      double tokens = tv && tv->is_number() ? tv->get<double>() : 0;
+      if (ImGui::InputDouble("tokens", &tokens, 0, 0, "%.4g") && std::isfinite(tokens))
+        doc_set(s.doc, "training.tokens", std::clamp(tokens, 0.0, 1e18));
+      remember_rect("tokens");
+    } else {
+      const io::Json* sv = doc_get(s.doc, "training.samples");
+      double samples = sv && sv->is_number() ? sv->get<double>() : 0;
+      if (ImGui::InputDouble("samples", &samples, 0, 0, "%.6g") && std::isfinite(samples))
+        doc_set(s.doc, "training.samples", std::clamp(samples, 0.0, 1e15));
+      const io::Json* ev = doc_get(s.doc, "training.epochs");
+      double epochs = ev && ev->is_number() ? ev->get<double>() : 1;
+      if (ImGui::InputDouble("epochs", &epochs, 0, 0, "%.4g") && std::isfinite(epochs))
+        doc_set(s.doc, "training.epochs", std::clamp(epochs, 0.0, 1e6));
+    }
+    // Framework and numerics.
+    std::string fw = doc_string(s, "framework", "");
+    const std::string fw_preview = fw.empty() ? (o ? "default (" + o->spec.scenario.framework.id + ")" : "default") : fw;
+    if (ImGui::BeginCombo("framework", fw_preview.c_str())) {
+      if (ImGui::Selectable("default", fw.empty())) doc_erase(s.doc, "framework");
+      for (const auto& id : s.lib.framework_ids())
+        if (ImGui::Selectable(id.c_str(), fw == id)) doc_set(s.doc, "framework", id);
+      ImGui::EndCombo();
+    }
+    if (!fw.empty()) sources_tooltip(s, "framework", fw);
+    ImGui::PopItemWidth();
+    const io::Json* fa = doc_get(s.doc, "flash_attention");
+    bool flash = !fa || !fa->is_boolean() || fa->get<bool>();
+    if (ImGui::Checkbox("flash attention", &flash)) doc_set(s.doc, "flash_attention", flash);
+    ImGui::SameLine();
+    const io::Json* mw = doc_get(s.doc, "master_weights");
+    bool master = !mw || !mw->is_boolean() || mw->get<bool>();
+    if (ImGui::Checkbox("FP32 master weights", &master)) doc_set(s.doc, "master_weights", master);
+  }
+
+  if (ImGui::CollapsingHeader("Pricing", ImGuiTreeNodeFlags_DefaultOpen)) pricing_editor(s);
+
+  if (ImGui::CollapsingHeader("Overheads")) {
+    for (const auto& f : overhead_fields()) optional_field(s, o, f);
+  }
+  if (ImGui::CollapsingHeader("Campaign and deadline")) {
+    for (const auto& f : campaign_fields()) optional_field(s, o, f);
+    std::string bl = doc_string(s, "baseline_instance", "");
+    ImGui::SetNextItemWidth(label_w);
+    std::string none_filter;
+    auto items = instance_items(s);
+    items.insert(items.begin(), {"", "(none)"});
+    if (id_picker("savings against", bl, items, s.view.instance_filter)) {
+      if (bl.empty())
+        doc_erase(s.doc, "baseline_instance");
+      else
+        doc_set(s.doc, "baseline_instance", bl);
+    }
+  }
+}
+
+}  // namespace tc::ui

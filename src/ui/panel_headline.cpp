@@ -1,0 +1,71 @@
+// Headline cards: the four numbers a reader wants first.
+#include "ui/format.hpp"
+#include "ui/panels.hpp"
+#include "ui/widgets.hpp"
+
+namespace tc::ui {
+
+namespace {
+void card(const char* title, const std::string& value, const std::string& sub, float width, bool stale) {
+  ImGui::BeginGroup();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeightWithSpacing() * 3.6f;
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + width, p.y + h),
+                                            ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
+  ImGui::Indent(ImGui::GetStyle().FramePadding.x);
+  text_disabled(title);
+  // The app loads a second, larger font for these values (crisper than scaling the first).
+  ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
+  if (big) ImGui::PushFont(big);
+  if (stale)
+    text_disabled(value);
+  else
+    text(value);
+  if (big) ImGui::PopFont();
+  text_disabled(sub);
+  ImGui::Unindent(ImGui::GetStyle().FramePadding.x);
+  ImGui::Dummy(ImVec2(width, 0));
+  ImGui::EndGroup();
+}
+}  // namespace
+
+void panel_headline(AppState& s) {
+  const Outcome* o = shown(s);
+  if (!o) {
+    text_disabled("No result yet.");
+    return;
+  }
+  const bool stale = !s.current.ok;
+  const Estimate& e = o->est;
+  std::string wall = fmt_duration(e.train_time_s), wall_sub = "training only";
+  std::string bill = "-", bill_sub = o->cost_error.empty() ? "no cost model" : "cost inputs invalid";
+  std::string per_m = "-", per_m_sub = "all-in";
+  if (o->cost) {
+    const auto& r = o->cost->result;
+    wall = fmt_duration(r.wall.total_s);
+    wall_sub = "training " + fmt_duration(e.train_time_s) + " + overheads";
+    bill = r.bill.priced ? fmt_usd(r.bill.total_usd) : "no public price";
+    bill_sub = r.bill.runs == 1 ? "one run" : fmt_fixed(r.bill.runs, 1) + " runs";
+    per_m = r.bill.priced && r.bill.tokens > 0 ? fmt_usd(r.bill.usd_per_million_tokens) : "-";
+    per_m_sub = "compute " + (r.bill.priced && r.bill.tokens > 0 ? fmt_usd(r.bill.compute_usd_per_million_tokens) : std::string("-"));
+  }
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const bool two_rows = avail < ImGui::GetFontSize() * 40;
+  const float w = two_rows ? (avail - spacing) / 2 : (avail - 3 * spacing) / 4;
+  card("Wall time", wall, wall_sub, w, stale);
+  ImGui::SameLine();
+  card("Total bill", bill, bill_sub, w, stale);
+  if (!two_rows) ImGui::SameLine();
+  card("Per 1M tokens", per_m, per_m_sub, w, stale);
+  ImGui::SameLine();
+  card("MFU", fmt_percent(e.mfu), fmt_fixed(e.tflops_per_chip, 0) + " TFLOP/s per chip", w, stale);
+  text_disabled(o->spec.model_id + " on " + std::to_string(o->spec.scenario.nodes) + " x " + o->spec.instance_id + " = " +
+                std::to_string(e.chips) + " " + o->spec.scenario.accelerator.name + ", " + fmt_si(e.tokens_per_s) +
+                " tokens/s, step " + fmt_duration(e.step_time_s));
+  for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + w2);
+  if (o->cost)
+    for (const auto& w2 : o->cost->result.warnings) text_colored(kColorAccent, "! " + w2);
+}
+
+}  // namespace tc::ui

@@ -1,0 +1,109 @@
+// The app's chrome: seed picker, sharing, import and export, view toggles. Hidden in embed mode.
+#include "io/report.hpp"
+#include "ui/panels.hpp"
+#include "ui/widgets.hpp"
+
+namespace tc::ui {
+
+void panel_toolbar(AppState& s) {
+  Host& host = *s.host;
+  std::string seed_preview = "Seed cases";
+  for (const auto& c : s.seeds)
+    if (c.id == s.seed_id) seed_preview = c.name;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::BeginCombo("##seeds", seed_preview.c_str())) {
+    if (ImGui::Selectable("Default: Llama 3.1 70B, Trn2 vs H100", s.seed_id.empty()))
+      set_scenario(s, default_scenario(), "");
+    for (const auto& c : s.seeds)
+      if (ImGui::Selectable((c.name + "##" + c.id).c_str(), c.id == s.seed_id)) set_scenario(s, c.doc, c.id);
+    ImGui::EndCombo();
+  }
+  remember_rect("seeds");
+  ImGui::SameLine();
+  if (ImGui::Button("Copy link")) {
+    host.copy_text(host.link_for(current_hash(s)));
+    s.status = link_is_exact(s) ? "Link copied"
+                                : "Link copied; it does not carry every field of this scenario "
+                                  "(custom objects or claims): export the JSON to keep them";
+  }
+  remember_rect("copy_link");
+  ImGui::SameLine();
+  if (host.is_web()) {
+    if (ImGui::Button("Import JSON")) host.request_open_file();
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) {
+      host.save_file("scenario.json", "application/json", export_scenario(s));
+      s.status = "Scenario exported";
+    }
+  } else {
+    char buf[512];
+    const std::size_t n = std::min(s.view.desktop_path.size(), sizeof buf - 1);
+    s.view.desktop_path.copy(buf, n);
+    buf[n] = 0;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+    if (ImGui::InputText("##path", buf, sizeof buf)) s.view.desktop_path = buf;
+    ImGui::SameLine();
+    if (ImGui::Button("Open")) host.request_open_file();
+    ImGui::SameLine();
+    if (ImGui::Button("Save")) host.save_file(s.view.desktop_path, "application/json", export_scenario(s));
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("CSV")) {
+    host.save_file(host.is_web() ? "traincalc-results.csv" : s.view.desktop_path + ".csv", "text/csv",
+                   io::table_csv(results_table(s)));
+    s.status = "Results exported as CSV";
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Markdown")) {
+    host.save_file(host.is_web() ? "traincalc-results.md" : s.view.desktop_path + ".md", "text/markdown",
+                   io::table_markdown(results_table(s)));
+    s.status = "Results exported as Markdown";
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("View")) ImGui::OpenPopup("view");
+  if (ImGui::BeginPopup("view")) {
+    ImGui::Checkbox("Step-time breakdown", &s.view.show_breakdown);
+    ImGui::Checkbox("Memory", &s.view.show_memory);
+    ImGui::Checkbox("Bill", &s.view.show_bill);
+    ImGui::Checkbox("Comparison", &s.view.show_comparison);
+    ImGui::Checkbox("Scaling", &s.view.show_scaling);
+    ImGui::Checkbox("Seed cases and claims", &s.view.show_seeds);
+    ImGui::Checkbox("Sources", &s.view.show_sources);
+    ImGui::EndPopup();
+  }
+  if (!s.status.empty()) {
+    ImGui::SameLine();
+    text_disabled(s.status);
+  }
+}
+
+void panel_banners(AppState& s) {
+  const float wrap = 0.0f;
+  if (!s.hash_error.empty()) {
+    ImGui::PushTextWrapPos(wrap);
+    text_colored(kColorBad, s.hash_error);
+    ImGui::PopTextWrapPos();
+    remember_rect("hash_error");
+  }
+  if (!s.current.ok && !s.current.error.empty()) {
+    ImGui::PushTextWrapPos(wrap);
+    text_colored(kColorBad, "Scenario problem: " + s.current.error +
+                                (s.has_good ? ". Showing the last good results (dimmed)." : ""));
+    ImGui::PopTextWrapPos();
+  }
+  for (std::size_t i = 0; i < s.banners.size(); ++i) {
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::SmallButton("x")) {
+      s.banners.erase(s.banners.begin() + static_cast<long>(i));
+      ImGui::PopID();
+      break;
+    }
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(wrap);
+    text_colored(s.banners[i].error ? kColorBad : kColorAccent, s.banners[i].text);
+    ImGui::PopTextWrapPos();
+    ImGui::PopID();
+  }
+}
+
+}  // namespace tc::ui

@@ -1,0 +1,253 @@
+// The calculator's UI without a window (as ImGui's example_null): every panel drawn for several
+// frames with every preset model, every preset instance and every seed scenario, and every text
+// drawn scanned for "nan" and "inf". Also the URL hash against hostile input, and the app state's
+// handling of bad preset files, imports and links.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <regex>
+
+#include "imgui.h"
+#include "io/url_state.hpp"
+#include "ui/app_state.hpp"
+#include "ui/panels.hpp"
+
+namespace tc::ui {
+namespace {
+
+std::string& logged() {
+  static std::string text;
+  return text;
+}
+
+class Headless : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.Fonts->AddFontDefault();
+    ImFontConfig big;
+    big.SizePixels = 20;
+    io.Fonts->AddFontDefault(&big);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    // Logging opens every tree node and collapsing header, so closed sections are drawn too.
+    io.SetClipboardTextFn = [](void*, const char* text) { logged() += text; };
+    init(state, nullptr);
+    state.log_text = true;
+    state.view.show_sources = true;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  // Draws `frames` frames and returns every text drawn. A tall display keeps every panel on screen
+  // (ImGui skips the text of clipped items).
+  std::string frames(int n, float width = 1600) {
+    std::string all;
+    for (int f = 0; f < n; ++f) {
+      update(state, 1e9);
+      ImGuiIO& io = ImGui::GetIO();
+      io.DisplaySize = ImVec2(width, 12000);
+      io.DeltaTime = 1.0f / 60.0f;
+      ImGui::NewFrame();
+      logged().clear();
+      draw_app(state);
+      all += logged();
+      ImGui::Render();
+    }
+    return all;
+  }
+
+  void expect_finite_text(const std::string& drawn, const std::string& what) {
+    static const std::regex bad(R"((^|[^A-Za-z])(nan|inf|infinity)([^A-Za-z]|$))", std::regex::icase);
+    std::smatch m;
+    if (std::regex_search(drawn, m, bad)) {
+      const auto at = static_cast<std::size_t>(m.position(0));
+      ADD_FAILURE() << what << ": drew non-finite text near: \""
+                    << drawn.substr(at > 60 ? at - 60 : 0, 140) << "\"";
+    }
+  }
+
+  AppState state;
+};
+
+TEST_F(Headless, DefaultScenarioAnswersTheMainQuestion) {
+  const std::string drawn = frames(4);
+  ASSERT_TRUE(state.current.ok) << state.current.error;
+  EXPECT_EQ(state.current.spec.model_id, "llama3.1-70b");
+  EXPECT_EQ(state.comparison.size(), 2u);
+  for (const auto& c : state.comparison) EXPECT_TRUE(c.done && c.out.ok) << c.instance_id << ": " << c.out.error;
+  EXPECT_NE(drawn.find("Wall time"), std::string::npos);
+  EXPECT_NE(drawn.find("p5.48xlarge"), std::string::npos);
+  expect_finite_text(drawn, "default");
+}
+
+TEST_F(Headless, EveryModelEveryInstanceEverySeedDrawsFiniteText) {
+  std::vector<std::pair<std::string, io::Json>> docs;
+  for (const auto& m : state.lib.models) {
+    io::Json d = default_scenario();
+    d["model"] = m.id;
+    d.erase("compare_instances");
+    docs.emplace_back("model " + m.id, d);
+  }
+  for (const auto& i : state.lib.instances) {
+    io::Json d = default_scenario();
+    d["instance"] = i.id;
+    d["nodes"] = 2;
+    d["model"] = "llama3.1-8b";
+    d.erase("compare_instances");
+    docs.emplace_back("instance " + i.id, d);
+  }
+  ASSERT_FALSE(docs.empty());
+  int drawn_ok = 0;
+  for (const auto& [what, doc] : docs) {
+    set_scenario(state, doc, "");
+    state.view.scaling_max_nodes = 4;
+    expect_finite_text(frames(3), what);
+    drawn_ok += state.current.ok ? 1 : 0;
+  }
+  for (const auto& seed : state.seeds) {
+    set_scenario(state, seed.doc, seed.id);
+    state.view.scaling_max_nodes = 0;
+    expect_finite_text(frames(3), "seed " + seed.id);
+    EXPECT_TRUE(state.current.ok) << "seed " << seed.id << ": " << state.current.error;
+  }
+  EXPECT_GT(drawn_ok, static_cast<int>(docs.size()) / 2);
+}
+
+TEST_F(Headless, EmbedAndNarrowLayoutsDraw) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-8b&i=p5.48xlarge&n=2&tt=1e11&embed=1"));
+  EXPECT_TRUE(state.view.embed);
+  const std::string embed = frames(3, 500);
+  expect_finite_text(embed, "embed");
+  EXPECT_EQ(embed.find("Copy link"), std::string::npos) << "embed mode must hide the toolbar";
+  state.view.embed = false;
+  expect_finite_text(frames(3, 700), "narrow");
+}
+
+TEST_F(Headless, ErrorsKeepTheLastGoodResult) {
+  frames(2);
+  ASSERT_TRUE(state.current.ok);
+  const double good_step = state.current.est.step_time_s;
+  state.doc["model"] = "no-such-model";
+  const std::string drawn = frames(2);
+  EXPECT_FALSE(state.current.ok);
+  EXPECT_EQ(state.current.error_field, "model");
+  ASSERT_NE(shown(state), nullptr);
+  EXPECT_EQ(shown(state)->est.step_time_s, good_step);
+  EXPECT_NE(drawn.find("Scenario problem"), std::string::npos);
+  expect_finite_text(drawn, "error");
+}
+
+TEST_F(Headless, HostileHashShowsAnErrorAndKeepsTheScenario) {
+  frames(1);
+  const io::Json before = state.doc;
+  for (const char* h : {"#v1&n=abc", "#v1&n=1e999", "#v9&m=x", "#v1&zz=1", "#v1&n=1&n=2", "#v1&m=%3Cscript%3E",
+                        "#v1&m=%00", "#v1&pr=spot", "#v1&tp=-3", "#v1&o.compile=1", "#m=llama3.1-8b",
+                        "#v1&c=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", "#v1&n=%zz", "#v1&s=../../etc/passwd"}) {
+    EXPECT_FALSE(apply_hash(state, h)) << h;
+    EXPECT_FALSE(state.hash_error.empty()) << h;
+    EXPECT_EQ(state.doc, before) << h;
+  }
+  const std::string drawn = frames(2);
+  EXPECT_NE(drawn.find("could not be read"), std::string::npos);
+  // A good link clears the error.
+  EXPECT_TRUE(apply_hash(state, "#v1&m=llama3.1-8b&i=p5.48xlarge&n=1&tt=1e9"));
+  EXPECT_TRUE(state.hash_error.empty());
+}
+
+TEST_F(Headless, UnknownIdsInAHashAreNamedByTheScenarioField) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3-8b&i=p5.48xlarge&n=1&tt=1e9"));
+  frames(1);
+  EXPECT_FALSE(state.current.ok);
+  EXPECT_EQ(state.current.error_field, "model");
+  EXPECT_NE(state.current.error.find("llama3.1-8b"), std::string::npos) << state.current.error;
+}
+
+TEST_F(Headless, BadPresetFileShowsABannerAndKeepsBuiltIns) {
+  const std::size_t models = state.lib.models.size();
+  EXPECT_FALSE(merge_presets(state, "presets/operator.json", R"({"schema": "traincalc.instances/1", "instances": [{"id": 3}]})"));
+  ASSERT_EQ(state.banners.size(), 1u);
+  EXPECT_NE(state.banners[0].text.find("presets/operator.json"), std::string::npos) << state.banners[0].text;
+  EXPECT_NE(state.banners[0].text.find("instances[0]"), std::string::npos) << state.banners[0].text;
+  EXPECT_EQ(state.lib.models.size(), models);
+  EXPECT_FALSE(merge_presets(state, "presets/x.json", "{not json"));
+  const std::string drawn = frames(2);
+  EXPECT_NE(drawn.find("presets/operator.json"), std::string::npos);
+  EXPECT_TRUE(state.current.ok);
+}
+
+TEST_F(Headless, ImportAndExportRoundTrip) {
+  frames(1);
+  const std::string text = export_scenario(state);
+  set_scenario(state, io::Json::object(), "");
+  ASSERT_TRUE(import_scenario(state, "scenario.json", text));
+  frames(1);
+  EXPECT_TRUE(state.current.ok);
+  EXPECT_FALSE(import_scenario(state, "bad.json", R"({"model": "llama3.1-8b", "instance": "p5.48xlarge", "nodez": 2})"));
+  EXPECT_NE(state.banners.back().text.find("nodez"), std::string::npos) << state.banners.back().text;
+}
+
+TEST_F(Headless, TheMirrorCarriesTheResults) {
+  frames(3);
+  const io::Json m = mirror_json(state);
+  EXPECT_TRUE(m["ok"].get<bool>());
+  bool has_step = false;
+  for (const auto& r : m["rows"])
+    if (r["key"] == "step_time_s") has_step = r["value"].get<double>() == state.current.est.step_time_s;
+  EXPECT_TRUE(has_step);
+  EXPECT_EQ(m["comparison"]["rows"].size(), 2u);
+}
+
+TEST(UrlState, RoundTripsEveryEditableField) {
+  const io::Json doc = {
+      {"model", "llama3.1-70b"}, {"instance", "trn2.48xlarge"}, {"nodes", 16}, {"precision", "fp8"},
+      {"compare_instances", {"trn2.48xlarge", "p5.48xlarge"}}, {"micro_batch", "auto"}, {"global_batch", 512},
+      {"parallel", {{"tp", 8}, {"pp", "auto"}, {"zero", 1}, {"sequence_parallel", true}}}, {"recompute", "full"},
+      {"training", {{"mode", "lora"}, {"samples", 52000}, {"epochs", 3}, {"lora_rank", 16}}},
+      {"flash_attention", false}, {"framework", "megatron"},
+      {"pricing", {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.2}, {"fallback", "capacity_block"}},
+                            {{"tier", "custom"}, {"fraction", 0.8}, {"usd_per_hour", 12.5}}}}}},
+      {"overheads", {{"compile", {{"first_s", 380}}}, {"checkpoint", {{"interval_min", "auto"}}}, {"queue_hours", 4}}},
+      {"campaign", {{"runs", 2.3}}}, {"energy", {{"usd_per_kwh", 0.1}}}, {"deadline_days", 30},
+      {"baseline_instance", "p4d.24xlarge"}};
+  const std::string h = io::url_hash(doc);
+  EXPECT_LE(h.size(), 400u) << h;
+  EXPECT_TRUE(io::hash_reproduces(doc, h, io::Json::object())) << h << "\n" << io::parse_url_hash(h, {}).scenario.dump();
+  EXPECT_EQ(h.rfind("#v1&", 0), 0u);
+}
+
+TEST(UrlState, SeedLinksCarryOnlyTheChanges) {
+  for (const auto& f : {"case-a", "case-b", "case-c", "case-d", "case-e"}) {
+    io::Json seed = io::seed_document(f);
+    if (seed.is_null()) continue;
+    EXPECT_EQ(io::url_hash(seed, f), std::string("#v1&s=") + f);
+    seed["nodes"] = 3;
+    seed.erase("chips");
+    const std::string h = io::url_hash(seed, f);
+    EXPECT_TRUE(io::hash_reproduces(seed, h, io::Json::object())) << h;
+  }
+}
+
+TEST(UrlState, RandomInputNeverCrashes) {
+  std::mt19937 rng(42);
+  const std::string alphabet = "v1&=#%.,:-_abcmnpstio0123456789eE+zZ\x01\xff";
+  int errors = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string h = i % 2 ? "#v1&" : "";
+    const int len = static_cast<int>(rng() % 60);
+    for (int k = 0; k < len; ++k) h += alphabet[rng() % alphabet.size()];
+    try {
+      io::parse_url_hash(h, io::Json::object());
+    } catch (const io::InputError& e) {
+      ++errors;
+      EXPECT_FALSE(std::string(e.what()).empty());
+    }
+  }
+  EXPECT_GT(errors, 0);
+  EXPECT_THROW(io::parse_url_hash("#v1&m=" + std::string(3000, 'a'), io::Json::object()), io::InputError);
+}
+
+}  // namespace
+}  // namespace tc::ui
