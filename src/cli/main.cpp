@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "io/compare.hpp"
+#include "io/cost_json.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
@@ -19,12 +21,15 @@ constexpr const char* kUsage = R"(traincalc: training time, utilization and memo
 
 usage:
   traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
+  traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
   traincalc list accelerators|instances|models|frameworks [--format text|json] [--presets DIR]
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
           (or a readable summary with --format text). "-" reads stdin.
+compare   runs the same job on each instance (the plan searched per instance unless fixed) and
+          prints a table; without --instances, the file's compare_instances.
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
           the scenario of one row and its estimate.
@@ -38,6 +43,7 @@ struct Args {
   std::string format;
   std::string presets_dir;
   std::string row_id;
+  std::string instances;
 };
 
 struct UsageError {
@@ -54,6 +60,8 @@ Args parse_args(int argc, char** argv) {
     };
     if (arg == "--format") {
       a.format = value("--format");
+    } else if (arg == "--instances") {
+      a.instances = value("--instances");
     } else if (arg == "--row") {
       a.row_id = value("--row");
     } else if (arg == "--presets") {
@@ -100,10 +108,53 @@ int cmd_estimate(const Args& a) {
   const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
   const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
   const tc::Estimate e = tc::io::run_estimate(spec);
+  const tc::io::CostReport cost = tc::io::cost_report(spec, e, lib);
   if (format == "text") {
-    std::cout << tc::io::estimate_text(spec, e);
+    std::cout << tc::io::estimate_text(spec, e) << tc::io::cost_text(cost);
   } else {
-    std::cout << tc::io::estimate_json(spec, e).dump(2) << "\n";
+    tc::io::Json j = tc::io::estimate_json(spec, e);
+    tc::io::add_cost_json(j, cost);
+    std::cout << j.dump(2) << "\n";
+  }
+  return 0;
+}
+
+std::vector<std::string> split_ids(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+int cmd_compare(const Args& a) {
+  if (a.positional.size() != 1) throw UsageError{"compare needs one scenario file (or -)"};
+  const std::string format = a.format.empty() ? "text" : a.format;
+  if (format != "text" && format != "csv" && format != "json" && format != "markdown")
+    throw UsageError{"--format must be text, csv, json or markdown"};
+  const auto lib = library(a);
+  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
+  const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
+  std::vector<std::string> ids = a.instances.empty() ? spec.compare_instances : split_ids(a.instances);
+  if (a.instances.empty() && ids.empty()) ids = {spec.instance_id};
+  if (ids.empty()) throw tc::io::InputError("--instances", "lists no instance");
+  for (const auto& id : ids) lib.require_instance(id, "--instances");
+  const auto rows = tc::io::compare_instances(spec, lib, ids);
+  const auto table = tc::io::compare_table(rows);
+  if (format == "json") {
+    std::cout << tc::io::compare_json(rows).dump(2) << "\n";
+  } else if (format == "csv") {
+    std::cout << tc::io::table_csv(table);
+  } else if (format == "markdown") {
+    std::cout << tc::io::table_markdown(table);
+  } else {
+    std::cout << tc::io::table_text(table);
   }
   return 0;
 }
@@ -218,7 +269,8 @@ int main(int argc, char** argv) {
     if (a.command == "estimate") return cmd_estimate(a);
     if (a.command == "list") return cmd_list(a);
     if (a.command == "validate") return cmd_validate(a);
-    throw UsageError{"unknown command '" + a.command + "' (estimate, list; see --help)"};
+    if (a.command == "compare") return cmd_compare(a);
+    throw UsageError{"unknown command '" + a.command + "' (estimate, compare, validate, list; see --help)"};
   } catch (const UsageError& e) {
     std::cerr << "error: " << e.message << "\n";
     return 2;

@@ -161,14 +161,11 @@ std::vector<RunKind> campaign_runs(const CampaignInputs& c) {
   const double full = c.full_runs.value_or(c.runs);
   const double part = std::max(0.0, c.runs - full);
   const double f = c.truncated_fraction;
-  std::vector<RunKind> v;
-  if (full >= 1) {
-    v = {{1.0, false, 1.0}, {1.0, true, full - 1}, {f, true, part}};
-  } else if (part >= 1) {
-    v = {{f, false, 1.0}, {f, true, part - 1}, {1.0, true, full}};
-  } else {
-    v = {{1.0, false, full}, {f, false, part}};
-  }
+  // The first run compiles without a cache; the rest may find it warm.
+  std::vector<RunKind> v =
+      full >= 1   ? std::vector<RunKind>{{1.0, false, 1.0}, {1.0, true, full - 1}, {f, true, part}}
+      : part >= 1 ? std::vector<RunKind>{{f, false, 1.0}, {f, true, part - 1}, {1.0, true, full}}
+                  : std::vector<RunKind>{{1.0, false, full}, {f, false, part}};
   v.erase(std::remove_if(v.begin(), v.end(), [](const RunKind& r) { return !(r.weight > 0); }),
           v.end());
   return v;

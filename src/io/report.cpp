@@ -120,6 +120,29 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
   return o.str();
 }
 
+std::string cost_text(const CostReport& r) {
+  const CostResult& c = r.result;
+  const Bill& b = c.bill;
+  std::ostringstream o;
+  o << "\nwall time of a run  " << format_duration(c.wall.total_s) << "\n";
+  for (const auto& t : c.wall.terms)
+    if (t.value > 0) o << "  " << t.name << std::string(20 - std::min<size_t>(19, t.name.size()), ' ') << format_duration(t.value) << "\n";
+  o << "\nbill (" << b.kind << ", " << fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2)
+    << (b.runs == 1 ? " run" : " runs") << ")  " << (b.priced ? "$" + fixed(b.total_usd, 0) : std::string("incomplete: unpriced hours")) << "\n";
+  for (const auto& t : b.items_usd)
+    if (t.value != 0) o << "  " << t.name << std::string(28 - std::min<size_t>(27, t.name.size()), ' ') << "$" << fixed(t.value, 0) << "\n";
+  if (b.priced && b.tokens > 0) o << "  per 1M tokens                $" << fixed(b.usd_per_million_tokens, 3) << "\n";
+  if (b.energy_known)
+    o << "energy " << fixed(b.energy_kwh, 0) << " kWh, " << fixed(b.co2e_kg, 0) << " kg CO2e\n";
+  if (c.owned) o << "owned cluster: $" << fixed(c.owned->total_usd, 0) << " for the campaign, $" << fixed(c.owned->usd_per_year, 0) << " per year\n";
+  for (const auto& cl : r.claims) {
+    o << "\nclaim: " << cl.text << "\n  verdict: " << to_string(cl.verdict) << "\n";
+    for (const auto& why : cl.reasons) o << "  - " << why << "\n";
+  }
+  for (const auto& w : c.warnings) o << "warning: " << w << "\n";
+  return o.str();
+}
+
 std::string table_text(const Table& t) {
   std::vector<size_t> w(t.header.size(), 0);
   auto widen = [&](const std::vector<std::string>& r) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "io/cost_json.hpp"
 #include "io/json_util.hpp"
 #include "io/scenario.hpp"
 
@@ -13,6 +14,8 @@ namespace tc::io {
 
 Json estimate_json(const ScenarioSpec& spec, const Estimate& e);
 std::string estimate_text(const ScenarioSpec& spec, const Estimate& e);
+// Wall time, the itemized bill, energy and the claim verdicts as readable text.
+std::string cost_text(const CostReport& r);
 
 // A table: header plus rows of cells, rendered in one of the formats.
 struct Table {
