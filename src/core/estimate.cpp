@@ -415,6 +415,9 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                                     num(pl.tp * pl.dp * pl.cp) + ")");
   }
   if (pl.zero < 0 || pl.zero > 3) return bad("parallel.zero", "must be 0, 1, 2 or 3");
+  if (pl.zero > s.framework.max_zero)
+    return bad("parallel.zero", "framework " + s.framework.id + " implements ZeRO up to stage " +
+                                    num(s.framework.max_zero) + " (got " + num(pl.zero) + ")");
   if (s.global_batch <= 0) return bad("global_batch", "must be positive");
   const long long per_step = 1LL * pl.micro_batch * pl.dp;
   if (s.global_batch % per_step != 0)

@@ -71,7 +71,7 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
         for (int vpp : vpps)
           for (int ep : eps)
             for (int zero : zeros) {
-              if (zero > 0 && dp * cp == 1 && rq.zero == kAuto) continue;
+              if (rq.zero == kAuto && (zero > base.framework.max_zero || (zero > 0 && dp * cp == 1))) continue;
               for (int b : mbs)
                 for (int sp : sps)
                   for (int rc : recomputes) {

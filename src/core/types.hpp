@@ -131,6 +131,7 @@ struct FrameworkProfile {
   double bucket_mib = 25;         // last gradient bucket is always exposed (PyTorch DDP)
   double compute_efficiency = 1;  // the framework's kernels (fused, FP8 scaling) vs the fitted base
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
+  int max_zero = 3;               // highest ZeRO stage the framework implements
 };
 
 struct Scenario {

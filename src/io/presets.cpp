@@ -68,7 +68,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "compute_efficiency", "zero3_gathers_per_layer",
+                                                      "compute_efficiency", "zero3_gathers_per_layer", "max_zero",
                                                       "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -503,6 +503,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.compute_efficiency = get_number_or(j, "compute_efficiency", path, 0.1, 1.5, fw.compute_efficiency);
   fw.zero3_gathers_per_layer =
       get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
+  fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);
   return read_sources(j, path, need, "framework", fw.id);
 }
 
