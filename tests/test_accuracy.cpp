@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "io/uncertainty.hpp"
 #include "io/validation.hpp"
 
 namespace tc::io {
@@ -52,6 +53,37 @@ TEST(Accuracy, PublishedRuns) {
   for (const auto& [k, v] : by_family) std::printf("  %-22s n=%3zu MAE %.1f%%\n", k.c_str(), v.size(), 100 * mean_abs(v));
   // Issue 2's bar; issue 5 tightens it.
   EXPECT_LE(mean_abs(all), 0.20);
+}
+
+}  // namespace
+}  // namespace tc::io
+
+namespace tc::io {
+namespace {
+
+Scenario on(const char* accelerator, const char* framework) {
+  const PresetLibrary lib = load_builtin_presets();
+  Scenario s;
+  s.accelerator = *lib.accelerator(accelerator);
+  s.framework = *lib.framework(framework);
+  return s;
+}
+
+TEST(Uncertainty, CoveredAcceleratorUsesItsOwnRuns) {
+  const Uncertainty u = uncertainty_for(on("h100-sxm", "megatron"));
+  EXPECT_TRUE(u.covered);
+  EXPECT_GE(u.runs, 5);
+  EXPECT_LE(u.error_low, 0);
+  EXPECT_GE(u.error_high, 0);
+  EXPECT_TRUE(u.note.empty()) << u.note;
+}
+
+TEST(Uncertainty, UncoveredAcceleratorSaysSoAndWidens) {
+  const Uncertainty rel = uncertainty_for(on("trainium1", "neuronx-distributed"));
+  const Uncertainty u = uncertainty_for(on("trainium2", "neuronx-distributed"));
+  EXPECT_FALSE(u.covered);
+  EXPECT_NE(u.note.find("no published runs for trainium2"), std::string::npos) << u.note;
+  EXPECT_NEAR(u.error_high - u.error_low, 2 * (rel.error_high - rel.error_low), 1e-12);
 }
 
 }  // namespace

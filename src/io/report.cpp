@@ -1,5 +1,7 @@
 #include "io/report.hpp"
 
+#include "io/uncertainty.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -59,7 +61,10 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
   j["steps"] = e.steps;
   j["train_time_s"] = e.train_time_s;
   j["checkpoint_bytes"] = e.checkpoint_bytes;
+  const Uncertainty u = uncertainty_for(s);
+  j["uncertainty"] = uncertainty_json(u, e);
   j["warnings"] = e.warnings;
+  if (!u.note.empty()) j["warnings"].push_back("uncertainty: " + u.note);
   return j;
 }
 
@@ -104,7 +109,13 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
   o << "utilization     MFU " << fixed(100 * e.mfu, 1) << "%, HFU " << fixed(100 * e.hfu, 1)
     << "%, " << fixed(e.tflops_per_chip, 0) << " TFLOP/s per chip\n";
   o << "training        " << format_si(e.steps) << " steps, " << format_duration(e.train_time_s)
-    << "\n\nwhere a step goes\n";
+    << "\n";
+  const Uncertainty u = uncertainty_for(s);
+  o << "uncertainty     typically within " << fixed(100 * u.mean_abs_error, 0) << "% (" << u.basis
+    << "); step time " << format_duration(e.step_time_s * (1 + u.error_low)) << " to "
+    << format_duration(e.step_time_s * (1 + u.error_high)) << "\n";
+  if (!u.note.empty()) o << "                " << u.note << "\n";
+  o << "\nwhere a step goes\n";
   for (const auto& t : e.breakdown_s) {
     if (t.value <= 0) continue;
     o << "  " << t.name << std::string(14 - std::min<size_t>(13, t.name.size()), ' ')

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Regenerate docs/accuracy.md, docs/accuracy.svg and presets/accuracy/uncertainty.json.
+
+  scripts/accuracy_report.py            per-row table, summaries, leave-one-source-out, plot
+  scripts/accuracy_report.py --quick    skip the leave-one-source-out refits (keeps the old table)
+
+The per-row errors come from `traincalc validate` with the built-in presets. Leave-one-source-out
+refits the calibration (scripts/calibrate.py) without one source family and predicts that family's
+rows with the refitted constants. presets/accuracy/uncertainty.json holds, per accelerator and framework,
+the spread of the signed errors: the estimate's band (src/io/uncertainty) reads it.
+Needs a built CLI (build/debug/traincalc or --cli). Standard library only.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calibrate  # noqa: E402
+
+ROOT = calibrate.ROOT
+CSV = os.path.join(ROOT, "tests/data/published_runs.csv")
+FAMILIES = ["Megatron-LM", "MosaicML", "NeMo/Megatron-Bridge", "MLPerf", "torchtitan", "Neuron"]
+
+
+def validate(cli, presets_dir=None):
+    cmd = [cli, "validate", CSV, "--format", "json"]
+    if presets_dir:
+        cmd += ["--presets", presets_dir]
+    return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+def pct(x):
+    return f"{100 * x:+.1f}%"
+
+
+def mae(rows):
+    return sum(abs(r["error"]) for r in rows) / len(rows) if rows else float("nan")
+
+
+def p90(rows):
+    a = sorted(abs(r["error"]) for r in rows)
+    return a[int(0.9 * (len(a) - 1))] if a else float("nan")
+
+
+def quantile(values, q):
+    v = sorted(values)
+    if not v:
+        return 0.0
+    i = q * (len(v) - 1)
+    lo, hi = int(math.floor(i)), int(math.ceil(i))
+    return v[lo] + (v[hi] - v[lo]) * (i - lo)
+
+
+def loso(cli):
+    out = {}
+    for fam in FAMILIES:
+        docs, _ = calibrate.fit(cli, CSV, {fam}, rounds=2, passes=1)
+        with tempfile.TemporaryDirectory() as d:
+            for name, doc in docs.items():
+                with open(os.path.join(d, name + ".json"), "w") as f:
+                    json.dump(doc, f)
+            rows = [r for r in validate(cli, d) if r["family"] == fam and not r["problem"]]
+        out[fam] = {"rows": len(rows), "mae": mae(rows), "bias": sum(r["error"] for r in rows) / len(rows)}
+        print(f"leave out {fam}: n={len(rows)} MAE {100 * out[fam]['mae']:.1f}%", file=sys.stderr)
+    return out
+
+
+def svg_plot(rows):
+    w, h, pad = 640, 640, 60
+    vals = [v for r in rows for v in (r["measured_tokens_per_s_per_chip"], r["predicted_tokens_per_s_per_chip"])]
+    lo, hi = math.log10(min(vals)) - 0.1, math.log10(max(vals)) + 0.1
+
+    def xy(m, p):
+        return (pad + (math.log10(m) - lo) / (hi - lo) * (w - 2 * pad),
+                h - pad - (math.log10(p) - lo) / (hi - lo) * (h - 2 * pad))
+
+    colors = {"a100-40gb": "#1f77b4", "a100-80gb": "#17becf", "h100-sxm": "#d62728", "b200": "#9467bd",
+              "gb200": "#8c564b", "trainium1": "#2ca02c"}
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
+             f'<rect width="{w}" height="{h}" fill="white"/>']
+    for f, dash in ((1.0, ""), (1.1, "4,4"), (0.9, "4,4")):
+        x1, y1 = xy(10 ** lo, 10 ** lo * f)
+        x2, y2 = xy(10 ** hi, 10 ** hi * f)
+        parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#888" stroke-dasharray="{dash}"/>')
+    for e in range(int(math.ceil(lo)), int(math.floor(hi)) + 1):
+        x, _ = xy(10 ** e, 10 ** lo)
+        _, y = xy(10 ** lo, 10 ** e)
+        parts.append(f'<text x="{x:.1f}" y="{h - pad + 18}" text-anchor="middle">1e{e}</text>')
+        parts.append(f'<text x="{pad - 8}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
+    for r in rows:
+        x, y = xy(r["measured_tokens_per_s_per_chip"], r["predicted_tokens_per_s_per_chip"])
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colors.get(r["accelerator"], "#333")}" '
+                     f'fill-opacity="0.75"><title>{r["id"]}: {pct(r["error"])}</title></circle>')
+    for i, (acc, c) in enumerate(colors.items()):
+        parts.append(f'<circle cx="{pad + 10}" cy="{pad + 14 * i}" r="4" fill="{c}"/>'
+                     f'<text x="{pad + 20}" y="{pad + 4 + 14 * i}">{acc}</text>')
+    parts.append(f'<text x="{w / 2}" y="{h - 15}" text-anchor="middle">measured tokens/s per chip</text>')
+    parts.append(f'<text x="15" y="{h / 2}" transform="rotate(-90 15 {h / 2})" text-anchor="middle">'
+                 'predicted tokens/s per chip</text>')
+    parts.append(f'<text x="{w / 2}" y="20" text-anchor="middle">traincalc vs published runs '
+                 '(dashed: within 10%)</text></svg>')
+    return "\n".join(parts) + "\n"
+
+
+def uncertainty(rows):
+    """Signed-error spread per accelerator and per (accelerator, framework) with >= 3 rows."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["accelerator"], []).append(r["error"])
+        groups.setdefault(r["accelerator"] + "/" + r["framework"], []).append(r["error"])
+    out = []
+    for key, errs in sorted(groups.items()):
+        if len(errs) < 3:
+            continue
+        acc, _, fw = key.partition("/")
+        out.append({"accelerator": acc, "framework": fw, "runs": len(errs),
+                    "mean_abs_error": round(sum(abs(e) for e in errs) / len(errs), 4),
+                    "error_p10": round(quantile(errs, 0.1), 4), "error_p90": round(quantile(errs, 0.9), 4)})
+    # Accelerators without runs take the band of the one whose calibration they share.
+    relatives = {m: members[0] for members in calibrate.GROUPS.values() for m in members[1:]}
+    return {"schema": "traincalc.uncertainty/1", "relatives": relatives,
+            "about": "Signed errors of predicted tokens/s per chip against tests/data/published_runs.csv "
+                     "(predicted / measured - 1), by accelerator and by accelerator and framework: the "
+                     "10th and 90th percentiles bound the band an estimate shows. Generated by "
+                     "scripts/accuracy_report.py; do not edit.",
+            "generated": datetime.date.today().isoformat(), "groups": out}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cli")
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    cli = calibrate.find_cli(args.cli)
+    all_rows = validate(cli)
+    rows = [r for r in all_rows if not r["problem"]]
+    doc_path = os.path.join(ROOT, "docs/accuracy.md")
+
+    old_loso = ""
+    if args.quick and os.path.exists(doc_path):
+        m = re.search(r"(## Leave one source out\n.*?)(?=\n## )", open(doc_path).read(), re.S)
+        old_loso = m.group(1) if m else ""
+
+    L = ["# Accuracy against published training runs", "",
+         f"Generated by `scripts/accuracy_report.py` on {datetime.date.today().isoformat()} from "
+         "`tests/data/published_runs.csv` (sources in each row). Error = predicted / measured - 1 on "
+         "tokens/s per chip; the same numbers come from `traincalc validate tests/data/published_runs.csv`. "
+         "The accuracy test (`tests/test_accuracy.cpp`) enforces the targets in CI.", "",
+         "## Summary", "",
+         f"- All rows: n = {len(rows)}, mean absolute error **{100 * mae(rows):.1f}%**, 90th percentile "
+         f"{100 * p90(rows):.1f}%, mean signed error {pct(sum(r['error'] for r in rows) / len(rows))}.",
+         "", "| accelerator | rows | MAE | p90 | bias |", "|---|---|---|---|---|"]
+    for acc in sorted({r["accelerator"] for r in rows}):
+        g = [r for r in rows if r["accelerator"] == acc]
+        L.append(f"| {acc} | {len(g)} | {100 * mae(g):.1f}% | {100 * p90(g):.1f}% | "
+                 f"{pct(sum(r['error'] for r in g) / len(g))} |")
+    L += ["", "| source family | rows | MAE | bias |", "|---|---|---|---|"]
+    for fam in FAMILIES:
+        g = [r for r in rows if r["family"] == fam]
+        if g:
+            L.append(f"| {fam} | {len(g)} | {100 * mae(g):.1f}% | {pct(sum(r['error'] for r in g) / len(g))} |")
+    L += ["", "## Leave one source out", ""]
+    if args.quick:
+        L += [old_loso.split("\n", 2)[2].rstrip() if old_loso else "(not computed; run without --quick)"]
+    else:
+        lo = loso(cli)
+        L += ["The calibration is refitted without each source family and that family is predicted with "
+              "the refitted constants.", "", "| left out | rows | MAE | bias |", "|---|---|---|---|"]
+        for fam, v in lo.items():
+            L.append(f"| {fam} | {v['rows']} | {100 * v['mae']:.1f}% | {pct(v['bias'])} |")
+        L.append(f"| **mean** | | **{100 * sum(v['mae'] for v in lo.values()) / len(lo):.1f}%** | |")
+    L += ["", "## Predicted vs measured", "", "![predicted vs measured](accuracy.svg)", "",
+          "## Every row", "", "| id | accelerator | model | framework | measured | predicted | error |",
+          "|---|---|---|---|---|---|---|"]
+    for r in all_rows:
+        err = pct(r["error"]) if not r["problem"] else r["problem"]
+        L.append(f"| {r['id']} | {r['accelerator']} | {r['model']} | {r['framework']} | "
+                 f"{r['measured_tokens_per_s_per_chip']:g} | {r['predicted_tokens_per_s_per_chip']:.0f} | {err} |")
+    with open(doc_path, "w") as f:
+        f.write("\n".join(L) + "\n")
+    with open(os.path.join(ROOT, "docs/accuracy.svg"), "w") as f:
+        f.write(svg_plot(rows))
+    os.makedirs(os.path.join(ROOT, "presets/accuracy"), exist_ok=True)
+    with open(os.path.join(ROOT, "presets/accuracy/uncertainty.json"), "w") as f:
+        json.dump(uncertainty(rows), f, indent=2)
+        f.write("\n")
+    print(f"wrote docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json (MAE {100 * mae(rows):.1f}%)")
+
+
+if __name__ == "__main__":
+    main()

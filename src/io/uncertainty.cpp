@@ -1,0 +1,90 @@
+#include "io/uncertainty.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "io/embedded.hpp"
+
+namespace tc::io {
+
+namespace {
+
+const Json& table() {
+  static const Json doc = [] {
+    for (const auto& f : embedded_presets())
+      if (std::string_view(f.path) == "presets/accuracy/uncertainty.json") return Json::parse(f.contents);
+    return Json::object();
+  }();
+  return doc;
+}
+
+const Json* find_group(const std::string& acc, const std::string& fw) {
+  const Json& t = table();
+  if (!t.contains("groups")) return nullptr;
+  for (const auto& g : t["groups"])
+    if (g.value("accelerator", "") == acc && g.value("framework", "") == fw) return &g;
+  return nullptr;
+}
+
+}  // namespace
+
+Uncertainty uncertainty_for(const Scenario& s) {
+  Uncertainty u;
+  std::string acc = s.accelerator.id;
+  u.covered = find_group(acc, "") != nullptr;
+  if (!u.covered) {
+    const Json& t = table();
+    if (t.contains("relatives") && t["relatives"].contains(acc)) acc = t["relatives"][acc].get<std::string>();
+  }
+  const Json* g = find_group(acc, s.framework.id);
+  const bool with_framework = g != nullptr;
+  if (!g) g = find_group(acc, "");
+  if (!g) {
+    // Nothing to go by: say so, with a wide band rather than none.
+    u.error_low = -0.5;
+    u.error_high = 0.5;
+    u.basis = "no published runs";
+    u.note = "no published runs for " + s.accelerator.id + " or a close relative: treat as a rough guess";
+    return u;
+  }
+  u.runs = (*g)["runs"].get<int>();
+  u.mean_abs_error = (*g)["mean_abs_error"].get<double>();
+  u.error_low = std::min(0.0, (*g)["error_p10"].get<double>());
+  u.error_high = std::max(0.0, (*g)["error_p90"].get<double>());
+  u.basis = acc + (with_framework ? " with " + s.framework.id : "") + ": " + std::to_string(u.runs) +
+            " published runs";
+  if (!u.covered) {
+    // Outside the data: the relative's band, doubled.
+    u.error_low *= 2;
+    u.error_high *= 2;
+    u.mean_abs_error *= 2;
+    u.note = "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled";
+  }
+  if (s.model.kind != ModelKind::decoder) {
+    u.error_low *= 1.5;
+    u.error_high *= 1.5;
+    u.mean_abs_error *= 1.5;
+    u.note += std::string(u.note.empty() ? "" : "; ") + "no published " + to_string(s.model.kind) +
+              " runs: band widened by half";
+  }
+  return u;
+}
+
+Json uncertainty_json(const Uncertainty& u, const Estimate& e) {
+  // A run that was err too fast in the model (predicted / measured - 1 = err) really takes
+  // time x (1 + err): the error band maps to a band on times and throughput.
+  const double lo = 1 + u.error_low, hi = 1 + u.error_high;
+  Json j;
+  j["tokens_per_s"] = {e.tokens_per_s / hi, e.tokens_per_s / lo};
+  j["step_time_s"] = {e.step_time_s * lo, e.step_time_s * hi};
+  j["train_time_s"] = {e.train_time_s * lo, e.train_time_s * hi};
+  j["mfu"] = {e.mfu / hi, e.mfu / lo};
+  j["typical_error"] = u.mean_abs_error;
+  j["runs"] = u.runs;
+  j["basis"] = u.basis;
+  j["covered"] = u.covered;
+  j["note"] = u.note;
+  return j;
+}
+
+}  // namespace tc::io

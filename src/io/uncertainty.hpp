@@ -1,0 +1,29 @@
+// How sure an estimate is: the band of signed errors that published runs of the closest family
+// (accelerator, and framework where it has runs) show against the model. Built from
+// presets/accuracy/uncertainty.json, which scripts/accuracy_report.py generates.
+#pragma once
+
+#include <string>
+
+#include "core/types.hpp"
+#include "io/json_util.hpp"
+
+namespace tc::io {
+
+struct Uncertainty {
+  bool covered = false;           // the accelerator itself has published runs
+  int runs = 0;                   // runs the band comes from
+  double mean_abs_error = 0;
+  double error_low = 0;           // signed error (predicted / measured - 1), 10th percentile
+  double error_high = 0;          // 90th percentile
+  std::string basis;              // "h100-sxm with megatron: 24 published runs"
+  std::string note;               // said plainly when outside the data
+};
+
+Uncertainty uncertainty_for(const Scenario& s);
+
+// {"tokens_per_s": [low, high], "step_time_s": [...], "train_time_s": [...], "typical_error": x,
+//  "runs": n, "basis": "...", "covered": bool, "note": "..."}
+Json uncertainty_json(const Uncertainty& u, const Estimate& e);
+
+}  // namespace tc::io
