@@ -1,1 +1,250 @@
-int main() { return 0; }
+// The web page's main loop (Emscripten, GLFW in JavaScript, WebGL2) and the C entry points that
+// web/app.js and the browser tests call through Module.ccall. The page owns the DOM: this file
+// hands it text (never HTML) and files as Blobs.
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/frame.hpp"
+#include "app/webgl_renderer.hpp"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_internal.h"
+#include "ui/widgets.hpp"
+
+// JavaScript side (web/app.js defines window.traincalc with these hooks).
+EM_JS(void, js_copy_text, (const char* text), { window.traincalc.copyText(UTF8ToString(text)); });
+EM_JS(void, js_save_file, (const char* name, const char* mime, const char* data),
+      { window.traincalc.saveFile(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(data)); });
+EM_JS(void, js_open_file, (), { window.traincalc.openFile(); });
+EM_JS(void, js_set_hash, (const char* hash), { window.traincalc.setHash(UTF8ToString(hash)); });
+EM_JS(void, js_publish, (const char* json), { window.traincalc.publish(UTF8ToString(json)); });
+EM_JS(void, js_set_cursor, (const char* cursor), { window.traincalc.setCursor(UTF8ToString(cursor)); });
+EM_JS(void, js_first_frame, (), { window.traincalc.firstFrame(); });
+EM_JS(char*, js_page_base, (), {
+  const s = location.origin + location.pathname;
+  const n = lengthBytesUTF8(s) + 1;
+  const p = _malloc(n);
+  stringToUTF8(s, p, n);
+  return p;
+});
+
+namespace {
+
+GLFWwindow* g_window = nullptr;
+tc::ui::AppState* g_state = nullptr;
+std::string g_results;
+int g_frames = 0;
+double g_frame_ms_last = 0, g_frame_ms_max = 0, g_frame_ms_sum = 0;
+int g_frame_count = 0;
+
+class WebHost : public tc::ui::Host {
+ public:
+  bool is_web() const override { return true; }
+  void copy_text(const std::string& text) override { js_copy_text(text.c_str()); }
+  void save_file(const std::string& name, const std::string& mime, const std::string& data) override {
+    js_save_file(name.c_str(), mime.c_str(), data.c_str());
+  }
+  void request_open_file() override { js_open_file(); }
+  void set_location_hash(const std::string& hash) override { js_set_hash(hash.c_str()); }
+  std::string link_for(const std::string& hash) override {
+    char* base = js_page_base();
+    std::string url = std::string(base) + hash;
+    free(base);
+    return url;
+  }
+  void publish_results(const std::string& mirror_json) override { js_publish(mirror_json.c_str()); }
+};
+
+class WebBackend : public tc::app::Backend {
+ public:
+  bool begin_frame() override {
+    // The canvas keeps the size it was created with: follow its CSS size times the pixel ratio.
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+    ratio_ = static_cast<float>(emscripten_get_device_pixel_ratio());
+    const int w = std::max(1, static_cast<int>(std::lround(css_w * ratio_)));
+    const int h = std::max(1, static_cast<int>(std::lround(css_h * ratio_)));
+    int cw = 0, ch = 0;
+    glfwGetWindowSize(g_window, &cw, &ch);
+    if (cw != w || ch != h) glfwSetWindowSize(g_window, w, h);
+    return true;
+  }
+  void new_frame() override { ImGui_ImplGlfw_NewFrame(); }
+  void end_frame() override {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(g_window, &w, &h);
+    tc::app::webgl_render(ImGui::GetDrawData(), w, h);
+    update_cursor();
+  }
+  float pixel_ratio() override { return ratio_ > 0 ? ratio_ : 1.0f; }
+  void fonts_changed() override { tc::app::webgl_upload_fonts(); }
+
+ private:
+  // This GLFW's cursors are no-ops: set the canvas's CSS cursor instead.
+  void update_cursor() {
+    const ImGuiMouseCursor c = ImGui::GetMouseCursor();
+    if (c == cursor_) return;
+    cursor_ = c;
+    const char* css = "default";
+    switch (c) {
+      case ImGuiMouseCursor_TextInput: css = "text"; break;
+      case ImGuiMouseCursor_ResizeAll: css = "move"; break;
+      case ImGuiMouseCursor_ResizeNS: css = "ns-resize"; break;
+      case ImGuiMouseCursor_ResizeEW: css = "ew-resize"; break;
+      case ImGuiMouseCursor_ResizeNESW: css = "nesw-resize"; break;
+      case ImGuiMouseCursor_ResizeNWSE: css = "nwse-resize"; break;
+      case ImGuiMouseCursor_Hand: css = "pointer"; break;
+      case ImGuiMouseCursor_NotAllowed: css = "not-allowed"; break;
+      case ImGuiMouseCursor_None: css = "none"; break;
+      default: break;
+    }
+    js_set_cursor(css);
+  }
+  float ratio_ = 1;
+  ImGuiMouseCursor cursor_ = -2;
+};
+
+WebHost g_host;
+WebBackend g_backend;
+
+void main_loop() {
+  const double t0 = emscripten_get_now();
+  tc::app::frame(g_backend, *g_state, 8.0);
+  g_frame_ms_last = emscripten_get_now() - t0;
+  g_frame_ms_max = std::max(g_frame_ms_max, g_frame_ms_last);
+  g_frame_ms_sum += g_frame_ms_last;
+  ++g_frame_count;
+  // Ready once a frame has drawn results: the page then marks body[data-ready].
+  if (++g_frames == 2) js_first_frame();
+}
+
+// Whether a wheel event belongs to ImGui: only when the pointer is over something that can
+// scroll that way, so that an embedding page still scrolls past the calculator.
+bool wheel_wanted(float dy) {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  if (!ImGui::GetIO().WantCaptureMouse) return false;
+  if (g.ActiveId != 0 || g.OpenPopupStack.Size > 0) return true;
+  for (ImGuiWindow* w = g.HoveredWindow; w; w = w->ParentWindow) {
+    if (w->ScrollMax.y <= 0) continue;
+    if ((dy > 0 && w->Scroll.y > 0) || (dy < 0 && w->Scroll.y < w->ScrollMax.y)) return true;
+  }
+  return false;
+}
+
+std::string g_clipboard;
+
+}  // namespace
+
+extern "C" {
+
+// A location.hash (on load and on hashchange). 1: applied; 0: an error banner, scenario kept.
+EMSCRIPTEN_KEEPALIVE int tc_apply_hash(const char* hash) { return tc::ui::apply_hash(*g_state, hash) ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE int tc_import(const char* name, const char* text) {
+  return tc::ui::import_scenario(*g_state, name, text) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int tc_merge_presets(const char* name, const char* text) {
+  return tc::ui::merge_presets(*g_state, name, text) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void tc_report_error(const char* text) {
+  g_state->banners.push_back({text, true});
+}
+
+// Test hook: the results as the DOM mirror shows them, plus the link and the frame times.
+EMSCRIPTEN_KEEPALIVE const char* tc_results_json() {
+  tc::io::Json j = tc::ui::mirror_json(*g_state);
+  j["hash"] = tc::ui::current_hash(*g_state);
+  j["scenario"] = g_state->doc;
+  j["banners"] = tc::io::Json::array();
+  for (const auto& b : g_state->banners) j["banners"].push_back(b.text);
+  j["frame_ms"] = {{"last", g_frame_ms_last}, {"max", g_frame_ms_max},
+                   {"mean", g_frame_count ? g_frame_ms_sum / g_frame_count : 0.0}, {"frames", g_frame_count},
+                   {"update", tc::app::last_frame_times().update}, {"panels", tc::app::last_frame_times().panels},
+                   {"render", tc::app::last_frame_times().render}};
+  g_results = j.dump();
+  return g_results.c_str();
+}
+
+// Test hook: milliseconds of one estimate (plan search included) of the current scenario.
+EMSCRIPTEN_KEEPALIVE double tc_bench_estimate(int n) {
+  const double t0 = emscripten_get_now();
+  for (int i = 0; i < n; ++i) {
+    try {
+      const auto spec = tc::io::parse_scenario(g_state->doc, g_state->lib, "bench");
+      tc::io::run_estimate(spec);
+    } catch (const std::exception&) {
+    }
+  }
+  return (emscripten_get_now() - t0) / std::max(1, n);
+}
+
+EMSCRIPTEN_KEEPALIVE void tc_reset_frame_stats() {
+  g_frame_ms_max = g_frame_ms_sum = 0;
+  g_frame_count = 0;
+}
+
+// Test hook: where a named widget was drawn, in CSS pixels of the canvas: "[x0,y0,x1,y1]".
+EMSCRIPTEN_KEEPALIVE const char* tc_widget_rect(const char* name) {
+  const auto& rects = tc::ui::widget_rects();
+  const auto it = rects.find(name);
+  if (it == rects.end()) return "null";
+  const float r = g_backend.pixel_ratio();
+  g_results = tc::io::Json::array({it->second.first.x / r, it->second.first.y / r, it->second.second.x / r,
+                                   it->second.second.y / r})
+                  .dump();
+  return g_results.c_str();
+}
+
+// Wheel in ImGui's units (one notch = 1, up = positive); 1 when ImGui takes it.
+EMSCRIPTEN_KEEPALIVE int tc_wheel(double dx, double dy) {
+  if (!wheel_wanted(static_cast<float>(dy))) return 0;
+  ImGuiIO& io = ImGui::GetIO();
+  io.MouseWheelH += static_cast<float>(dx);
+  io.MouseWheel += static_cast<float>(dy);
+  return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE int tc_wants_keyboard() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }
+
+// The page's paste event: this GLFW cannot read the system clipboard.
+EMSCRIPTEN_KEEPALIVE int tc_paste(const char* text) {
+  if (!ImGui::GetIO().WantTextInput) return 0;
+  ImGui::GetIO().AddInputCharactersUTF8(text);
+  return 1;
+}
+
+}  // extern "C"
+
+int main() {
+  if (!glfwInit()) return 1;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  g_window = glfwCreateWindow(1280, 800, "traincalc", nullptr, nullptr);
+  if (!g_window) return 1;
+  glfwMakeContextCurrent(g_window);
+
+  tc::app::init_imgui();
+  ImGuiIO& io = ImGui::GetIO();
+  io.ConfigFlags |= ImGuiConfigFlags_NoMouseCursorChange;  // see update_cursor()
+  io.SetClipboardTextFn = [](void*, const char* text) {
+    g_clipboard = text;
+    js_copy_text(text);
+  };
+  // Ctrl+V text arrives through the page's paste event (tc_paste), not from here.
+  io.GetClipboardTextFn = [](void*) -> const char* { return ""; };
+  ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+  if (!tc::app::webgl_init()) return 1;
+
+  static tc::ui::AppState state;
+  g_state = &state;
+  tc::ui::init(state, &g_host);
+  emscripten_set_main_loop(main_loop, 0, false);
+  return 0;
+}

@@ -32,7 +32,7 @@ std::uint64_t key_of(const AppState& s, const io::Json& doc) {
   return fnv1a(doc.dump(), s.lib_generation * 0x9e3779b97f4a7c15ull);
 }
 
-Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib) {
+Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib, bool with_baseline = true) {
   const auto t0 = Clock::now();
   Outcome o;
   try {
@@ -47,7 +47,7 @@ Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib) {
   }
   if (o.ok) {
     try {
-      o.cost = io::cost_report(o.spec, o.est, lib);
+      o.cost = io::cost_report(o.spec, o.est, lib, true, with_baseline);
     } catch (const io::InputError& e) {
       o.cost_error = e.what();
     } catch (const std::exception& e) {
@@ -142,6 +142,25 @@ bool run_one_job(AppState& s) {
   return false;
 }
 
+
+// The scenario with every plan knob it leaves to the search fixed at the last good plan, except
+// data parallelism, which follows the cluster size.
+io::Json preview_doc(const io::Json& doc, const ParallelPlan& p) {
+  io::Json d = doc;
+  auto fix = [&](const std::string& path, io::Json value) {
+    const io::Json* v = doc_get(d, path);
+    if (!v || v->is_string()) doc_set(d, path, std::move(value));
+  };
+  fix("parallel.tp", p.tp);
+  fix("parallel.pp", p.pp);
+  fix("parallel.vpp", p.vpp);
+  fix("parallel.zero", p.zero);
+  fix("parallel.sequence_parallel", p.sequence_parallel);
+  fix("micro_batch", p.micro_batch);
+  fix("recompute", to_string(p.recompute));
+  doc_set(d, "parallel.dp", "auto");
+  return d;
+}
 
 io::Json load_seed_doc(const io::EmbeddedFile& f) {
   try {
@@ -257,19 +276,38 @@ std::string export_scenario(const AppState& s) { return s.doc.dump(2) + "\n"; }
 void update(AppState& s, double budget_ms) {
   const auto t0 = Clock::now();
   const std::uint64_t key = key_of(s, s.doc);
-  if (key != s.computed_key) {
+  bool computed = false;
+  if (key != s.computed_key || (s.preview && !s.interacting)) {
     if (!s.hash_error.empty() && key != s.hash_error_key) s.hash_error.clear();
-    s.current = evaluate_cached(s, s.doc);
-    s.computed_key = key;
-    if (s.current.ok) {
-      s.last_good = s.current;
-      s.has_good = true;
-      rebuild_jobs(s);
+    s.preview = false;
+    if (s.interacting && s.has_good && key != s.computed_key) {
+      const io::Json d = preview_doc(s.doc, s.last_good.est.plan);
+      auto it = s.cache.find(key_of(s, d));
+      Outcome o = it != s.cache.end() ? it->second : evaluate(d, s.lib, false);
+      if (o.ok) {
+        s.current = std::move(o);
+        s.preview = true;
+      }
     }
+    s.computed_key = key;
+    if (!s.preview) {
+      s.current = evaluate_cached(s, s.doc);
+      if (s.current.ok) {
+        s.last_good = s.current;
+        s.has_good = true;
+        rebuild_jobs(s);
+      }
+    }
+    computed = true;
     s.hash_dirty = s.mirror_dirty = true;
   }
+  // Comparison and scaling wait while a control is held, and a frame that searched a plan
+  // searches no more.
   bool worked = false;
-  while (s.current.ok && ms_since(t0) < budget_ms && run_one_job(s)) worked = true;
+  while (s.current.ok && !s.preview && !s.interacting && !computed && ms_since(t0) < budget_ms && run_one_job(s)) {
+    worked = true;
+    if (budget_ms < 1e6) break;  // one plan search per frame: each takes ~15 ms in WebAssembly
+  }
   if (worked) s.mirror_dirty = true;
 
   // Chromium drops history.replaceState past ~100 calls in 10 s: a drag publishes at 4 Hz.
@@ -295,6 +333,7 @@ void update(AppState& s, double budget_ms) {
 
 bool work_pending(const AppState& s) {
   if (!s.current.ok) return false;
+  if (s.preview) return true;
   for (const auto& r : s.comparison)
     if (!r.done) return true;
   for (const auto& p : s.scaling)

@@ -115,6 +115,11 @@ struct AppState {
   std::vector<ScalingPoint> scaling;
   std::uint64_t scaling_key = 0;
   std::map<std::uint64_t, Outcome> cache;
+  // While a control is held (a slider dragged), the scenario is estimated with the last good
+  // plan kept (only data parallelism follows the cluster): no plan search, so every frame stays
+  // short. The full search runs when the control is released.
+  bool interacting = false;            // set by draw_app: an item is active
+  bool preview = false;                // `current` is such an estimate
 
   std::string hash_error;              // a link that could not be read: the last good scenario stays
   std::uint64_t hash_error_key = 0;    // the scenario it was kept for: an edit clears the error

@@ -58,6 +58,7 @@ void draw_app(AppState& s) {
   }
   if (s.log_text) ImGui::LogFinish();
   ImGui::End();
+  s.interacting = ImGui::IsAnyItemActive();
 }
 
 }  // namespace tc::ui

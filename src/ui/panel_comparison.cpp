@@ -77,7 +77,10 @@ void panel_comparison(AppState& s) {
 
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-  if (ImGui::BeginTable("comparison", 8, flags)) {
+  // A horizontally scrolling table is a child window: give it the height of its rows.
+  const float table_h = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(rows.size()) + 1.5f) +
+                        ImGui::GetStyle().ScrollbarSize + ImGui::GetStyle().CellPadding.y * 2 * (rows.size() + 1);
+  if (ImGui::BeginTable("comparison", 8, flags, ImVec2(0, table_h))) {
     ImGui::TableSetupColumn("instance", ImGuiTableColumnFlags_DefaultSort);
     ImGui::TableSetupColumn("chips");
     ImGui::TableSetupColumn("plan", ImGuiTableColumnFlags_NoSort);
