@@ -1,0 +1,136 @@
+// The command line as scripts use it: exit status, one-line errors naming the field, complete JSON,
+// and compare tables that parse in every format.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs the CLI with `args`, feeding `input` on stdin; stderr goes to a file.
+CliRun cli(const std::string& args, const std::string& input = "") {
+  const std::string in_path = testing::TempDir() + "tc_stdin.json";
+  const std::string err_path = testing::TempDir() + "tc_stderr.txt";
+  std::ofstream(in_path) << input;
+  const std::string cmd = std::string(TRAINCALC_CLI) + " " + args + " < " + in_path + " 2> " + err_path;
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::stringstream e;
+  e << std::ifstream(err_path).rdbuf();
+  r.err = e.str();
+  return r;
+}
+
+std::string scenario(const std::string& extra = "") {
+  return R"({"model":"llama3.1-8b","instance":"p4d.24xlarge","nodes":2,"global_batch":256,)" + extra +
+         R"("training":{"tokens":1e9}})";
+}
+
+TEST(Cli, EstimatePrintsTheContractFields) {
+  const CliRun r = cli("estimate -", scenario());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* k : {"step_time_s", "tokens_per_s", "tokens_per_s_per_chip", "mfu", "hfu", "tflops_per_chip",
+                        "breakdown_s", "memory_gib_per_device", "fits", "plan", "steps", "train_time_s",
+                        "warnings", "wall_time_s", "cost_usd", "usd_per_million_tokens", "energy_kwh",
+                        "co2e_kg", "uncertainty"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  double sum = 0;
+  for (const auto& item : j["breakdown_s"].items()) sum += item.value().get<double>();
+  EXPECT_NEAR(sum, j["step_time_s"].get<double>(), 1e-9 * sum);
+  for (const char* k : {"weights", "gradients", "optimizer", "activations", "other", "total", "capacity"})
+    EXPECT_TRUE(j["memory_gib_per_device"].contains(k)) << k;
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {
+  const struct {
+    std::string input, field;
+  } cases[] = {
+      {"{", "stdin"},
+      {R"({"instance":"p5.48xlarge"})", "model"},
+      {scenario(R"("parallel":{"tp":12},)"), "parallel.tp"},
+      {scenario(R"("global_batch":1000,"micro_batch":3,"parallel":{"dp":16},)"), "global_batch"},
+      {R"({"model":"llama3-8b","instance":"p5.48xlarge"})", "model"},
+      {scenario(R"("nodes":-1,)"), "nodes"},
+      {scenario(R"("pricing":{"mix":[{"tier":"on_demand","fraction":0.5},{"tier":"spot","fraction":0.4}]},)"),
+       "pricing.mix"},
+      {scenario(R"("precision":"fp8",)"), "precision"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = cli("estimate -", c.input);
+    EXPECT_EQ(r.status, 2) << c.input << "\n" << r.out;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.field), std::string::npos) << c.field << " not in: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << "partial output: " << r.out;
+  }
+}
+
+TEST(Cli, UnknownIdListsTheNearest) {
+  const CliRun r = cli("estimate -", R"({"model":"llama3-8b","instance":"p5.48xlarge"})");
+  EXPECT_NE(r.err.find("llama3.1-8b"), std::string::npos) << r.err;
+}
+
+TEST(Cli, CompareParsesInEveryFormat) {
+  const std::string ids = "--instances p4d.24xlarge,p5.48xlarge,trn1.32xlarge";
+  const CliRun json = cli("compare - --format json " + ids, scenario());
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto rows = nlohmann::json::parse(json.out);
+  ASSERT_EQ(rows.size(), 3u);
+  int fastest = 0, cheapest = 0;
+  for (const auto& r : rows) {
+    fastest += r["fastest"].get<bool>();
+    cheapest += r["cheapest"].get<bool>();
+  }
+  EXPECT_EQ(fastest, 1);
+  EXPECT_EQ(cheapest, 1);
+
+  const CliRun csv = cli("compare - --format csv " + ids, scenario());
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string line;
+  int n = 0;
+  size_t columns = 0;
+  while (std::getline(lines, line)) {
+    const size_t c = std::count(line.begin(), line.end(), ',') + 1;
+    if (n++ == 0) columns = c;
+    EXPECT_EQ(c, columns) << line;
+  }
+  EXPECT_EQ(n, 4);
+
+  const CliRun md = cli("compare - --format markdown " + ids, scenario());
+  ASSERT_EQ(md.status, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("| instance |", 0), 0u) << md.out;
+  EXPECT_NE(md.out.find("|---|"), std::string::npos);
+
+  const CliRun text = cli("compare - " + ids, scenario());
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("trn1.32xlarge"), std::string::npos);
+}
+
+TEST(Cli, ListAndHelp) {
+  const CliRun list = cli("list models --format json");
+  ASSERT_EQ(list.status, 0);
+  EXPECT_GE(nlohmann::json::parse(list.out).size(), 14u);
+  EXPECT_EQ(cli("--help").status, 0);
+  EXPECT_EQ(cli("").status, 2);
+  EXPECT_EQ(cli("frobnicate").status, 2);
+}
+
+}  // namespace
