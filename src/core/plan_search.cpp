@@ -1,6 +1,7 @@
 #include "core/plan_search.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace tc {
 
@@ -45,7 +46,14 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
   for (int tp : tps) {
     for (int cp : cps) {
       const int rest = devices / std::max(1, tp * cp);
-      if (rest * tp * cp != devices) continue;
+      if (rest * tp * cp != devices) {
+        if (!have_problem)
+          res.why_none = {rq.tp != kAuto ? "parallel.tp" : "parallel.cp",
+                          "tp x cp = " + std::to_string(tp * cp) + " does not divide the " +
+                              std::to_string(devices) + " devices of the cluster"};
+        have_problem = true;
+        continue;
+      }
       for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
         const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
         if (dp * pp != rest && rq.dp == kAuto) continue;
@@ -113,6 +121,10 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
                                  " valid ones fits in memory; showing the one needing the least");
   }
   if (res.best) res.best->plans_considered = res.considered;
+  // Every error names a field, even when the enumeration skipped all plans before checking one.
+  if (!res.best && res.why_none.reason.empty())
+    res.why_none = {"parallel", "no parallel plan matches the " + std::to_string(devices) +
+                                    " devices of the cluster"};
   return res;
 }
 
