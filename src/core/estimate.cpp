@@ -163,8 +163,9 @@ LayerTimes layer_times(const Ctx& x) {
   // Megatron's column/row split (Shoeybi et al. 2019): QKV and FFN-in split outputs, O and
   // FFN-out split inputs over the tp ranks. KV heads are replicated when tp exceeds them.
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
-  add(x.linear(T, h / t + 2 * kv_local, h, frozen));
-  add(x.linear(T, h, h / t, frozen));
+  const double q = attention_width(m);
+  add(x.linear(T, q / t + 2 * kv_local, h, frozen));
+  add(x.linear(T, h, q / t, frozen));
   const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
   if (m.moe_experts > 0) {
     // Balanced routing: each local expert sees the ep group's routed tokens over all experts.
@@ -186,7 +187,7 @@ LayerTimes layer_times(const Ctx& x) {
   if (x.sc.mode == TrainingMode::lora && x.sc.lora_rank > 0) {
     // Adapter pairs (Hu et al. 2021) are small GEMMs: their per-call cost dominates.
     const double rk = x.sc.lora_rank;
-    const double widths[][2] = {{h, h / t}, {h, kv_local}, {h, kv_local}, {h / t, h},
+    const double widths[][2] = {{h, q / t}, {h, kv_local}, {h, kv_local}, {q / t, h},
                                 {h, f / t}, {f / t, h}, {h, m.gated_ffn ? f / t : 0}};
     for (const auto& w : widths) {
       if (w[1] <= 0) continue;
@@ -198,7 +199,7 @@ LayerTimes layer_times(const Ctx& x) {
   // Attention scores and context: 4 b s_q s_kv h FLOPs forward; FlashAttention skips the masked
   // half for causal models and its backward costs 2.5 forwards (Dao 2023, Section 3).
   const double s_kv = x.s;
-  double attn_flops = 4.0 * T * s_kv * h / t;
+  double attn_flops = 4.0 * T * s_kv * q / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
     const double rate = x.attention_flops * x.cal().attention_efficiency * x.sc.framework.compute_efficiency;
@@ -249,7 +250,10 @@ LayerTimes layer_times(const Ctx& x) {
   // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, forward and
   // backward (Lepikhin et al. 2021, GShard). ep ranks sit inside the data-parallel dimension.
   if (m.moe_experts > 0 && pl.ep > 1) {
-    const double bytes = T * m.moe_top_k * h * x.act_bytes;
+    // Under sequence parallelism each tp rank dispatches only its 1/tp of the tokens, and a token
+    // travels to at most top_k ranks, or to all ep ranks when they are fewer.
+    const double tokens = pl.sequence_parallel ? T / t : T;
+    const double bytes = tokens * std::min(m.moe_top_k, pl.ep) * h * x.act_bytes;
     const double one = x.group_all_to_all_s(bytes, pl.ep, pl.tp * pl.cp);
     r.ep_fwd = 2 * one;
     r.ep_bwd = 2 * one;
@@ -315,7 +319,8 @@ double layer_activation_bytes(const Ctx& x) {
   if (pl.recompute == Recompute::full) return e * T * h * rep;  // only the layer input
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
-  double attn = e * T * h * rep * 2 + e * T * (h / t + 2 * kv_local) + e * T * h / t +
+  const double q = attention_width(m);
+  double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * q / t +
                 mask * T * h * rep;
   if (!x.sc.flash_attention && pl.recompute == Recompute::none) {
     // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
@@ -346,8 +351,9 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   if (m.layers <= 0) return bad("layers", "must be positive");
   if (m.hidden <= 0) return bad("hidden", "must be positive");
   if (m.heads <= 0) return bad("heads", "must be positive");
-  if (m.hidden % m.heads != 0)
-    return bad("heads", num(m.heads) + " does not divide hidden (" + num(m.hidden) + ")");
+  if (m.head_dim < 0) return bad("head_dim", "must not be negative");
+  if (m.head_dim == 0 && m.hidden % m.heads != 0)
+    return bad("heads", num(m.heads) + " does not divide hidden (" + num(m.hidden) + "); set head_dim");
   if (m.kv_heads <= 0) return bad("kv_heads", "must be positive");
   if (m.heads % m.kv_heads != 0)
     return bad("kv_heads", num(m.kv_heads) + " does not divide heads (" + num(m.heads) + ")");
@@ -441,7 +447,7 @@ double model_flops_per_token(const Scenario& s) {
   } else {
     matmul += static_cast<double>(m.vocab) * m.hidden;
   }
-  const double attention = 12.0 * m.layers * m.hidden * tokens_per_sample(m);
+  const double attention = 12.0 * m.layers * attention_width(m) * tokens_per_sample(m);
   if (s.mode == TrainingMode::lora) {
     // Frozen weights: forward and activation gradients only; adapters train fully.
     return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_params(m, s.lora_rank);
@@ -641,7 +647,7 @@ Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
   // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
   // the attention scores for selective.
-  const double attention_fwd_per_token = 4.0 * m.layers * m.hidden * s_len;
+  const double attention_fwd_per_token = 4.0 * m.layers * attention_width(m) * s_len;
   double replay = 0;
   if (full_rc) replay = out.model_flops_per_step / 3.0;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;

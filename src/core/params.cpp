@@ -8,7 +8,12 @@ int vit_tokens(const ModelShape& m) {
   return per_side * per_side + 1;
 }
 
-int head_dim(const ModelShape& m) { return m.heads > 0 ? m.hidden / m.heads : 0; }
+int head_dim(const ModelShape& m) {
+  if (m.head_dim > 0) return m.head_dim;
+  return m.heads > 0 ? m.hidden / m.heads : 0;
+}
+
+double attention_width(const ModelShape& m) { return static_cast<double>(m.heads) * head_dim(m); }
 
 namespace {
 double ffn_matrices(const ModelShape& m) { return m.gated_ffn ? 3.0 : 2.0; }
@@ -26,8 +31,9 @@ ParamCounts count_params(const ModelShape& m) {
   ParamCounts c;
   const double h = m.hidden;
   const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
-  // GQA (Ainslie et al. 2023): K and V project to kv_heads x head_dim.
-  c.attention = 2.0 * h * h + 2.0 * h * kv + (m.biases ? h + 2.0 * kv + h : 0.0);
+  const double q = attention_width(m);
+  // GQA (Ainslie et al. 2023): K and V project to kv_heads x head_dim; Q and O span the heads.
+  c.attention = 2.0 * h * q + 2.0 * h * kv + (m.biases ? q + 2.0 * kv + h : 0.0);
   // LayerNorm has a scale and a bias; RMSNorm only a scale. Two per block (pre-attention, pre-FFN).
   c.norms = (m.biases ? 4.0 : 2.0) * h;
   if (m.moe_experts > 0) {
@@ -74,7 +80,8 @@ double lora_params(const ModelShape& m, int rank) {
   const double h = m.hidden, f = m.ffn_hidden, r = rank;
   const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
   // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out).
-  const double attn = r * ((h + h) + (h + kv) + (h + kv) + (h + h));
+  const double q = attention_width(m);
+  const double attn = r * ((h + q) + (h + kv) + (h + kv) + (q + h));
   const double ffn_each = r * (h + f);
   const double experts = m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1;
   return m.layers * (attn + experts * ffn_matrices(m) * ffn_each);

@@ -22,6 +22,8 @@ struct ParamCounts {
 
 int vit_tokens(const ModelShape& m);             // patches + CLS token
 int head_dim(const ModelShape& m);
+// Width of the attention: heads x head_dim (= hidden unless head_dim is set apart).
+double attention_width(const ModelShape& m);
 ParamCounts count_params(const ModelShape& m);
 // LoRA adapters on the four attention projections and the FFN matrices of every layer
 // (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers).

@@ -86,6 +86,7 @@ struct ModelShape {
   int ffn_hidden = 0;             // per expert for MoE
   int heads = 0;
   int kv_heads = 0;               // = heads for MHA
+  int head_dim = 0;               // 0: hidden / heads (Qwen3, GPT-OSS and Gemma set it apart)
   int seq_len = 0;                // for ViT derived from image and patch
   int vocab = 0;                  // 0 for ViT (classification head instead)
   bool gated_ffn = true;          // SwiGLU (3 matrices) vs GeLU (2)

@@ -58,7 +58,7 @@ const std::vector<std::string_view> kInstanceKeys = {
     "sources"};
 const std::vector<std::string_view> kModelKeys = {
     "id",          "name",         "kind",         "layers",
-    "hidden",      "ffn_hidden",   "heads",        "kv_heads",
+    "hidden",      "ffn_hidden",   "heads",        "kv_heads",     "head_dim",
     "seq_len",     "vocab",        "gated_ffn",    "tied_embeddings",
     "biases",      "dropout",      "learned_positions", "moe_experts",
     "moe_top_k",   "moe_shared_experts", "image_size", "patch_size",
@@ -398,6 +398,8 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
   } else if (need == Need::defining) {
     m.kv_heads = m.heads;
   }
+  // Optional: most models use hidden / heads.
+  m.head_dim = get_int_or(j, "head_dim", path, 0, 65536, m.head_dim);
   // A ViT's sequence follows from image and patch; giving it is allowed but must agree.
   const bool has_seq = vit ? has_key(j, "seq_len") : f.want("seq_len", true);
   if (has_seq) m.seq_len = get_int(j, "seq_len", path, 1, kMaxSeqLen);

@@ -115,6 +115,10 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
   // GPT-OSS are gated.
   model["gated_ffn"] = !gpt_family;
   if (contains(name, "GPT") && !contains(name, "OSS")) model["biases"] = true;
+  // The CSV has no head_dim column; rows whose heads do not span the hidden size say it in notes.
+  const std::string notes = field(run, "notes");
+  const size_t hd = notes.find("head_dim ");
+  if (hd != std::string::npos) model["head_dim"] = std::atoi(notes.c_str() + hd + 9);
   if (!field(run, "moe_experts").empty()) {
     model["moe_experts"] = num("moe_experts");
     model["moe_top_k"] = num("moe_top_k");
