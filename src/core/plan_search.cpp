@@ -34,7 +34,10 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
   // Tensor parallelism stays inside the scale-up domain unless asked for explicitly.
   const auto tps = choices(rq.tp, divisors(devices, std::min(per_node, m.heads)));
   const auto cps = choices(rq.cp, {1});
-  const auto eps = choices(rq.ep, {1});
+  // Expert parallelism only means something for mixture-of-experts models.
+  std::vector<int> moe_eps = {1};
+  if (m.moe_experts > 0) moe_eps = divisors(m.moe_experts, devices);
+  const auto eps = choices(rq.ep, moe_eps);
   const auto zeros = choices(rq.zero, {0, 1, 2, 3});
   const auto recomputes = choices(rq.recompute, {static_cast<int>(Recompute::none),
                                                  static_cast<int>(Recompute::selective),

@@ -116,7 +116,7 @@ struct ParallelPlan {
 // A knob left at kAuto is chosen by the plan search.
 constexpr int kAuto = -1;
 struct PlanRequest {
-  int tp = kAuto, pp = kAuto, dp = kAuto, cp = 1, ep = 1, vpp = kAuto;
+  int tp = kAuto, pp = kAuto, dp = kAuto, cp = 1, ep = kAuto, vpp = kAuto;
   int sequence_parallel = kAuto;  // 0, 1 or kAuto
   int zero = kAuto;
   int micro_batch = kAuto;

@@ -105,7 +105,7 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
     r.pp = knob(p, "pp", path, 1, kMaxDegree, kAuto);
     r.dp = knob(p, "dp", path, 1, 100000000, kAuto);
     r.cp = knob(p, "cp", path, 1, kMaxDegree, 1);
-    r.ep = knob(p, "ep", path, 1, kMaxDegree, 1);
+    r.ep = knob(p, "ep", path, 1, kMaxDegree, kAuto);
     r.vpp = knob(p, "vpp", path, 1, kMaxDegree, kAuto);
     r.zero = knob(p, "zero", path, 0, 3, kAuto);
     if (has_key(p, "sequence_parallel")) {
