@@ -131,6 +131,7 @@ struct Ctx {
   }
   double group_all_to_all_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
+    if (n * stride <= sc.accelerator.devices_per_chip) return all_to_all_s(bytes, n, on_chip);
     const Span sp = span_of(n, stride, devices_per_node);
     // Across nodes, the (n_inter-1)/n_inter share of the buffer crosses the network.
     const double off_node = sp.n_inter > 1 ? static_cast<double>(sp.n_inter - 1) / sp.n_inter : 0;
@@ -567,7 +568,10 @@ Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
   if (pl.pp > 1) {
     const double bytes = x.tokens_mb * m.hidden * x.act_bytes / pl.tp;
     const int stage_size = pl.tp * pl.cp * pl.dp;
-    const Link& link = stage_size >= x.devices_per_node ? x.inter : x.intra;
+    // A pipeline inside one chip (its NeuronCores) passes activations through on-chip memory.
+    const Link& link = stage_size >= x.devices_per_node                 ? x.inter
+                       : x.devices <= s.accelerator.devices_per_chip ? x.on_chip
+                                                                        : x.intra;
     mb_p2p = 2.0 * pl.vpp * point_to_point_s(bytes, link);
   }
 

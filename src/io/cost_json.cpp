@@ -408,8 +408,17 @@ CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const Pres
                              preset_spot_rate(sc.instance.id));
     const std::string& base = r.inputs.baseline_instance;
     if (with_baseline && !base.empty() && base != sc.instance.id) {
-      const ScenarioSpec bspec = with_instance(spec, lib, base);
-      const Estimate best = run_estimate(bspec);
+      // Errors of the baseline's own estimate name the field that asked for it.
+      ScenarioSpec bspec;
+      Estimate best;
+      try {
+        lib.require_instance(base, "baseline_instance");
+        bspec = with_instance(spec, lib, base);
+        best = run_estimate(bspec);
+      } catch (const InputError& e) {
+        if (e.field() == "baseline_instance") throw;
+        throw InputError("baseline_instance", base + ": " + e.what());
+      }
       const CostInputs bin = baseline_inputs(r.inputs);
       const CostResult bres = evaluate_cost(bin, job_perf(bspec.scenario, best), bspec.scenario.instance,
                                             bspec.scenario.accelerator, preset_spot_rate(base));

@@ -1,0 +1,86 @@
+// Regression tests for what fuzzing and the property tests found (docs/reliability.md lists them).
+// Each input is the smallest form of the one that failed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "io/cost_json.hpp"
+#include "io/presets.hpp"
+#include "io/report.hpp"
+#include "io/scenario.hpp"
+
+namespace {
+
+const tc::io::PresetLibrary& lib() {
+  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
+  return l;
+}
+
+// The InputError of a scenario text, or "" when it is accepted (and then estimated and costed).
+tc::io::InputError error_of(const std::string& text) {
+  try {
+    const auto spec = tc::io::parse_scenario_text(text, lib(), "regression.json");
+    const auto e = tc::io::run_estimate(spec);
+    (void)tc::io::cost_report(spec, e, lib());
+  } catch (const tc::io::InputError& err) {
+    return err;
+  }
+  return tc::io::InputError("", "");
+}
+
+tc::Estimate estimate_of(const std::string& text) {
+  const auto spec = tc::io::parse_scenario_text(text, lib(), "regression.json");
+  return tc::io::run_estimate(spec);
+}
+
+// fuzz_scenario: a fixed tp that does not divide the cluster's devices (6 of 16) made the plan
+// search skip every plan before checking one, and the CLI printed "error: " and nothing else.
+TEST(Regressions, FixedTpThatDoesNotDivideTheDevicesNamesTheField) {
+  const auto err = error_of(R"({"instance":"p5.48xlarge","model":"llama2-70b","nodes":2,
+      "parallel":{"cp":1,"dp":2,"ep":1,"pp":2,"sequence_parallel":true,"tp":6,"vpp":1,"zero":3},
+      "micro_batch":1,"recompute":"full","training":{"tokens":1e11}})");
+  EXPECT_EQ(err.field(), "parallel.tp");
+  EXPECT_NE(err.reason().find("16 devices"), std::string::npos) << err.what();
+  // A fixed cp the same way.
+  const auto err2 = error_of(R"({"instance":"p5.48xlarge","model":"llama3.1-8b","nodes":1,
+      "parallel":{"cp":3},"training":{"tokens":1e9}})");
+  EXPECT_FALSE(err2.field().empty()) << err2.what();
+  EXPECT_FALSE(err2.reason().empty());
+}
+
+// Property test: pipeline stages on the two NeuronCores of trn1.2xlarge (one chip, no chip-to-chip
+// link) sent activations over a link of 0 GB/s; the step time was infinite and the cost model
+// rejected the scenario. Expert all-to-all inside one chip had the same fault.
+TEST(Regressions, PipelineAndExpertParallelismInsideOneChipAreFinite) {
+  const tc::Estimate pp = estimate_of(R"({"instance":"trn1.2xlarge","model":"bert-large","nodes":1,
+      "parallel":{"tp":1,"pp":2,"dp":1,"zero":0},"micro_batch":4,"global_batch":40,
+      "training":{"tokens":1e9}})");
+  EXPECT_TRUE(std::isfinite(pp.step_time_s));
+  EXPECT_GT(pp.step_time_s, 0);
+  const tc::Estimate ep = estimate_of(R"({"instance":"trn1.2xlarge","nodes":1,
+      "model":{"layers":2,"hidden":512,"ffn_hidden":1024,"heads":8,"kv_heads":8,"seq_len":512,
+               "vocab":1000,"moe_experts":4,"moe_top_k":2},
+      "parallel":{"tp":1,"pp":1,"dp":2,"ep":2,"zero":0},"micro_batch":1,"global_batch":8,
+      "training":{"tokens":1e9}})");
+  EXPECT_TRUE(std::isfinite(ep.step_time_s));
+  for (const auto& t : ep.breakdown_s) EXPECT_TRUE(std::isfinite(t.value)) << t.name;
+  EXPECT_TRUE(error_of(R"({"instance":"trn1.2xlarge","model":"bert-large","nodes":1,
+      "parallel":{"tp":1,"pp":2,"dp":1,"zero":0},"micro_batch":4,"global_batch":40,
+      "training":{"tokens":1e9}})").reason().empty());
+}
+
+}  // namespace
+
+namespace {
+
+// Property test: an unknown baseline_instance was reported as "instance: unknown instance ...",
+// naming a field the user had not got wrong.
+TEST(Regressions, UnknownBaselineInstanceNamesBaselineInstance) {
+  const auto err = error_of(R"({"model":"llama3.1-8b","instance":"p5.48xlarge","nodes":1,
+      "baseline_instance":"p5.48xlarg","training":{"tokens":1e9}})");
+  EXPECT_EQ(err.field(), "baseline_instance") << err.what();
+  EXPECT_NE(err.reason().find("p5.48xlarge"), std::string::npos) << "suggests the nearest id";
+}
+
+}  // namespace
