@@ -12,9 +12,9 @@
   let firstFrame = false;
   let presetsDone = false;
 
-  if (/(^#|&)embed=1(&|$)/.test(location.hash)) document.body.classList.add('embed');
 
   function setStatus(text) { statusText.textContent = text; }
+  if (/(^#|&)embed=1(&|$)/.test(location.hash)) document.body.classList.add('embed');
 
   function maybeReady() {
     if (firstFrame && presetsDone && !document.body.hasAttribute('data-ready')) {
@@ -148,7 +148,11 @@
   });
   document.getElementById('reload').addEventListener('click', () => location.reload());
 
+  function embedFromHash() {
+    document.body.classList.toggle('embed', /(^#|&)embed=1(&|$)/.test(location.hash));
+  }
   window.addEventListener('hashchange', () => {
+    embedFromHash();
     if (runtimeReady) callString('tc_apply_hash', [location.hash]);
   });
 

@@ -40,6 +40,7 @@ tc::ui::AppState* g_state = nullptr;
 std::string g_results;
 int g_frames = 0;
 double g_frame_ms_last = 0, g_frame_ms_max = 0, g_frame_ms_sum = 0;
+tc::app::FrameTimes g_slowest;  // the parts of the slowest frame since the last reset
 int g_frame_count = 0;
 
 class WebHost : public tc::ui::Host {
@@ -116,6 +117,7 @@ void main_loop() {
   const double t0 = emscripten_get_now();
   tc::app::frame(g_backend, *g_state, 8.0);
   g_frame_ms_last = emscripten_get_now() - t0;
+  if (g_frame_ms_last > g_frame_ms_max) g_slowest = tc::app::last_frame_times();
   g_frame_ms_max = std::max(g_frame_ms_max, g_frame_ms_last);
   g_frame_ms_sum += g_frame_ms_last;
   ++g_frame_count;
@@ -164,10 +166,12 @@ EMSCRIPTEN_KEEPALIVE const char* tc_results_json() {
   j["scenario"] = g_state->doc;
   j["banners"] = tc::io::Json::array();
   for (const auto& b : g_state->banners) j["banners"].push_back(b.text);
+  j["compute_ms"] = g_state->current.compute_ms;
   j["frame_ms"] = {{"last", g_frame_ms_last}, {"max", g_frame_ms_max},
                    {"mean", g_frame_count ? g_frame_ms_sum / g_frame_count : 0.0}, {"frames", g_frame_count},
                    {"update", tc::app::last_frame_times().update}, {"panels", tc::app::last_frame_times().panels},
-                   {"render", tc::app::last_frame_times().render}};
+                   {"render", tc::app::last_frame_times().render},
+                   {"slowest", {{"update", g_slowest.update}, {"panels", g_slowest.panels}, {"render", g_slowest.render}}}};
   g_results = j.dump();
   return g_results.c_str();
 }

@@ -144,8 +144,8 @@ bool run_one_job(AppState& s) {
 
 
 // The scenario with every plan knob it leaves to the search fixed at the last good plan, except
-// data parallelism, which follows the cluster size.
-io::Json preview_doc(const io::Json& doc, const ParallelPlan& p) {
+// data parallelism.
+io::Json preview_doc(const io::Json& doc, const ParallelPlan& p, bool loose) {
   io::Json d = doc;
   auto fix = [&](const std::string& path, io::Json value) {
     const io::Json* v = doc_get(d, path);
@@ -154,12 +154,55 @@ io::Json preview_doc(const io::Json& doc, const ParallelPlan& p) {
   fix("parallel.tp", p.tp);
   fix("parallel.pp", p.pp);
   fix("parallel.vpp", p.vpp);
-  fix("parallel.zero", p.zero);
   fix("parallel.sequence_parallel", p.sequence_parallel);
-  fix("micro_batch", p.micro_batch);
   fix("recompute", to_string(p.recompute));
+  fix("parallel.zero", p.zero);
+  // Data parallelism follows the cluster. When the batch no longer divides by the micro-batch,
+  // a micro-batch of 1 is the second try: one plan each, never a search.
+  fix("micro_batch", loose ? 1 : p.micro_batch);
   doc_set(d, "parallel.dp", "auto");
   return d;
+}
+
+// The common drag, the node count alone: the last good scenario with its plan kept (data
+// parallelism searched) and its cost inputs reused, without reading any JSON again. Not ok when
+// the change is anything else (not_applicable) or the kept plan does not suit the new cluster.
+enum class Fast { not_applicable, ok, failed };
+Fast nodes_only_change(const AppState& s, Outcome& out) {
+  const io::Json* n = doc_get(s.doc, "nodes");
+  if (!n || !n->is_number_integer() || s.doc.contains("chips")) return Fast::not_applicable;
+  io::Json a = s.doc, b = s.last_good.spec.document;
+  a.erase("nodes");
+  b.erase("nodes");
+  if (a != b || s.last_good.spec.requested_chips > 0) return Fast::not_applicable;
+  const auto t0 = Clock::now();
+  out = s.last_good;
+  out.spec.scenario.nodes = n->get<int>();
+  const ParallelPlan& p = s.last_good.est.plan;
+  PlanRequest& r = out.spec.request;
+  r.tp = p.tp;
+  r.pp = p.pp;
+  r.cp = p.cp;
+  r.ep = p.ep;
+  r.vpp = p.vpp;
+  r.zero = p.zero;
+  r.micro_batch = p.micro_batch;
+  r.sequence_parallel = p.sequence_parallel ? 1 : 0;
+  r.recompute = static_cast<int>(p.recompute);
+  r.dp = kAuto;
+  try {
+    out.est = io::run_estimate(out.spec);
+    if (out.cost) {
+      const Scenario& sc = out.spec.scenario;
+      out.cost->result = evaluate_cost(out.cost->inputs, job_perf(sc, out.est), sc.instance, sc.accelerator);
+      out.cost->claims.clear();
+      out.cost->baseline.reset();
+    }
+  } catch (const std::exception&) {
+    return Fast::failed;
+  }
+  out.compute_ms = ms_since(t0);
+  return Fast::ok;
 }
 
 io::Json load_seed_doc(const io::EmbeddedFile& f) {
@@ -216,6 +259,7 @@ bool apply_hash(AppState& s, const std::string& hash) {
     io::UrlState st = io::parse_url_hash(hash, io::Json::object());
     s.view.embed = st.embed;
     s.hash_error.clear();
+    s.mirror_dirty = true;
     if (st.has_scenario) {
       set_scenario(s, std::move(st.scenario), st.seed);
     } else if (s.doc.is_null()) {
@@ -226,6 +270,7 @@ bool apply_hash(AppState& s, const std::string& hash) {
     return true;
   } catch (const io::InputError& e) {
     s.hash_error_key = key_of(s, s.doc);
+    s.mirror_dirty = true;
     s.hash_error = std::string("This link could not be read (") + e.what() +
                    "); the last good scenario is kept.";
     return false;
@@ -281,13 +326,24 @@ void update(AppState& s, double budget_ms) {
     if (!s.hash_error.empty() && key != s.hash_error_key) s.hash_error.clear();
     s.preview = false;
     if (s.interacting && s.has_good && key != s.computed_key) {
-      const io::Json d = preview_doc(s.doc, s.last_good.est.plan);
-      auto it = s.cache.find(key_of(s, d));
-      Outcome o = it != s.cache.end() ? it->second : evaluate(d, s.lib, false);
-      if (o.ok) {
-        s.current = std::move(o);
-        s.preview = true;
+      Outcome fast;
+      const Fast f = nodes_only_change(s, fast);
+      if (f == Fast::ok) s.current = std::move(fast);
+      // A cluster the kept plan does not suit: the last result stays until the release.
+      s.preview = f != Fast::not_applicable;
+    }
+    if (s.interacting && s.has_good && key != s.computed_key && !s.preview) {
+      for (bool loose : {false, true}) {
+        const io::Json d = preview_doc(s.doc, s.last_good.est.plan, loose);
+        auto it = s.cache.find(key_of(s, d));
+        Outcome o = it != s.cache.end() ? it->second : evaluate(d, s.lib, false);
+        if (o.ok) {
+          s.current = std::move(o);
+          break;
+        }
       }
+      // Without a valid preview the last result stays on screen until the control is released.
+      s.preview = true;
     }
     s.computed_key = key;
     if (!s.preview) {
@@ -312,7 +368,7 @@ void update(AppState& s, double budget_ms) {
 
   // Chromium drops history.replaceState past ~100 calls in 10 s: a drag publishes at 4 Hz.
   const auto now = Clock::now();
-  if (s.hash_dirty && s.hash_error.empty() &&
+  if (s.hash_dirty && s.hash_error.empty() && !(computed && s.interacting) &&
       std::chrono::duration<double, std::milli>(now - s.last_hash_publish).count() > 250) {
     const std::string h = current_hash(s);
     if (h != s.published_hash) {
@@ -322,7 +378,7 @@ void update(AppState& s, double budget_ms) {
     s.hash_dirty = false;
     s.last_hash_publish = now;
   }
-  if (s.mirror_dirty &&
+  if (s.mirror_dirty && !(computed && s.interacting) &&
       (!work_pending(s) || std::chrono::duration<double, std::milli>(now - s.last_mirror_publish).count() > 100)) {
     s.host->publish_results(mirror_json(s).dump());
     s.mirror_dirty = false;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Browser end-to-end test of the web calculator (tests/e2e/calculator.mjs) in Debian's Chromium.
+# Builds what it needs (the CLI of the debug preset, the page through scripts/serve.sh
+# --build-only), serves build/site on a free 127.0.0.1 port with python3's http.server, plus a
+# copy under /ops/ whose presets.json lists a broken preset file, runs the checks, and stops the
+# server. Artifacts (screenshot, scenario, summary) land in build/e2e/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NODE_PATH=/usr/share/nodejs
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
+say() { printf '[e2e] %s\n' "$*"; }
+
+for need in /usr/bin/chromium node python3; do
+  command -v "$need" >/dev/null || { say "missing $need: run scripts/setup.sh --test" >&2; exit 1; }
+done
+[ -d tests/e2e/node_modules/playwright-core ] ||
+  { say "missing playwright-core in tests/e2e: run scripts/setup.sh --test" >&2; exit 1; }
+
+t0=$SECONDS
+[ -f build/debug/build.ninja ] || cmake --preset debug >/dev/null
+cmake --build --preset debug --target traincalc >/dev/null
+scripts/serve.sh --no-setup --build-only
+
+root=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$root"
+}
+trap cleanup EXIT
+cp -r build/site/. "$root/"
+rm -f "$root/presets.json"
+mkdir -p "$root/ops/presets"
+cp build/site/index.html build/site/app.js build/site/style.css build/site/traincalc-web.js build/site/traincalc-web.wasm "$root/ops/"
+echo '["presets/bad-prices.json"]' >"$root/ops/presets.json"
+echo '{"schema": "traincalc.instances/1", "instances": [{"id": 7}]}' >"$root/ops/presets/bad-prices.json"
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+python3 -m http.server --bind 127.0.0.1 --directory "$root" "$port" >"$root.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/index.html')" 2>/dev/null && break
+  sleep 0.1
+done
+
+mkdir -p build/e2e
+rc=0
+timeout 300 node tests/e2e/calculator.mjs --base "http://127.0.0.1:$port/" --cli build/debug/traincalc \
+  --out build/e2e || rc=$?
+rm -f "$root.log"
+say "finished in $((SECONDS - t0)) s (build included)"
+exit $rc
