@@ -365,8 +365,9 @@ TEST(Properties, RandomValidScenariosHoldTheInvariants) {
         EXPECT_GE(compute_s(e2), ideal_compute_s(s2, e2) * (1 - 1e-9)) << big.dump();
         // Same batch on more chips: no fewer FLOPs in the step, and compute per chip no lower
         // than the ideal of the larger cluster.
-        if (big["global_batch"] == c.doc["global_batch"])
+        if (big["global_batch"] == c.doc["global_batch"]) {
           EXPECT_GE(e2.model_flops_per_step, e1.model_flops_per_step * (1 - 1e-12)) << big.dump();
+        }
         ++more_chips;
       } catch (const tc::io::InputError& err) {
         if (std::string(err.what()).find("inter_node") == std::string::npos)
