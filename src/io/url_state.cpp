@@ -469,7 +469,9 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
 
   // Every key is checked before any is applied, in a fixed order (not the link's).
   std::map<std::string, Json> values;
-  for (const auto& [key, value] : pairs) {
+  for (const auto& kv : pairs) {
+    const std::string& key = kv.first;
+    const std::string& value = kv.second;
     if (key == "embed") {
       if (value != "0" && value != "1") throw InputError(key, "must be 0 or 1 (got " + quote(value) + ")");
       st.embed = value == "1";
