@@ -16,24 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/estimate.hpp"
 #include "core/types.hpp"
 
 namespace tc {
 
 // A cost input that cannot be used, e.g. CostError("pricing.mix", "fractions sum to 0.9, not 1").
-class CostError : public std::invalid_argument {
- public:
-  CostError(std::string field, std::string reason)
-      : std::invalid_argument(field.empty() ? reason : field + ": " + reason),
-        field_(std::move(field)), reason_(std::move(reason)) {}
-  const std::string& field() const { return field_; }
-  const std::string& reason() const { return reason_; }
-
- private:
-  std::string field_;
-  std::string reason_;
-};
+using CostError = FieldError;
 
 // ---------------------------------------------------------------------------------------------
 // Inputs. Units are in the names. std::nullopt = take the default of the accelerator family.

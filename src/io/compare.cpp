@@ -5,11 +5,6 @@
 namespace tc::io {
 
 namespace {
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 std::string plan_text(const ParallelPlan& p) {
   return "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp) +
          (p.vpp > 1 ? " vpp" + std::to_string(p.vpp) : "") + " z" + std::to_string(p.zero) + " mb" +
@@ -63,10 +58,10 @@ Table compare_table(const std::vector<CompareRow>& rows) {
                                                : "";
     if (!b.priced) note += std::string(note.empty() ? "" : "; ") + "no public price for some hours";
     t.rows.push_back({r.instance_id, std::to_string(r.spec.scenario.nodes), std::to_string(e.chips),
-                      plan_text(e.plan), format_duration(e.step_time_s), fixed(e.tokens_per_s_per_chip, 0),
-                      fixed(100 * e.mfu, 1), format_duration(r.cost.result.wall.total_s),
-                      b.priced ? fixed(b.total_usd, 0) : "-",
-                      b.priced && b.tokens > 0 ? fixed(b.usd_per_million_tokens, 3) : "-",
+                      plan_text(e.plan), format_duration(e.step_time_s), format_fixed(e.tokens_per_s_per_chip, 0),
+                      format_fixed(100 * e.mfu, 1), format_duration(r.cost.result.wall.total_s),
+                      b.priced ? format_fixed(b.total_usd, 0) : "-",
+                      b.priced && b.tokens > 0 ? format_fixed(b.usd_per_million_tokens, 3) : "-",
                       e.memory.fits ? "yes" : "no", note});
   }
   return t;

@@ -403,7 +403,8 @@ CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const Pres
     return 0.0;
   };
   const Scenario& sc = spec.scenario;
-  try {
+  {
+    // CostError is the InputError the caller expects: nothing to translate.
     r.result = evaluate_cost(r.inputs, job_perf(sc, est), sc.instance, sc.accelerator,
                              preset_spot_rate(sc.instance.id));
     const std::string& base = r.inputs.baseline_instance;
@@ -426,8 +427,6 @@ CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const Pres
       if (!bres.bill.priced)
         r.result.warnings.push_back("baseline_instance: " + base + " has unpriced hours; no saving computed");
     }
-  } catch (const CostError& e) {
-    throw InputError(e.field(), e.reason());
   }
   if (with_claims) {
     const std::vector<Claim> claims = parse_claims(spec.document);

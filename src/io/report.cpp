@@ -10,13 +10,12 @@
 
 namespace tc::io {
 
-namespace {
-std::string fixed(double v, int digits) {
+std::string format_fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
-}  // namespace
+
 
 Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
   const Scenario& s = spec.scenario;
@@ -70,12 +69,12 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
 
 std::string format_duration(double s) {
   if (!(s >= 0) || !std::isfinite(s)) return "-";
-  if (s < 1e-3) return fixed(s * 1e6, 1) + " us";
-  if (s < 1) return fixed(s * 1e3, 1) + " ms";
-  if (s < 120) return fixed(s, 2) + " s";
-  if (s < 7200) return fixed(s / 60, 1) + " min";
-  if (s < 3 * 86400) return fixed(s / 3600, 1) + " h";
-  return fixed(s / 86400, 1) + " days";
+  if (s < 1e-3) return format_fixed(s * 1e6, 1) + " us";
+  if (s < 1) return format_fixed(s * 1e3, 1) + " ms";
+  if (s < 120) return format_fixed(s, 2) + " s";
+  if (s < 7200) return format_fixed(s / 60, 1) + " min";
+  if (s < 3 * 86400) return format_fixed(s / 3600, 1) + " h";
+  return format_fixed(s / 86400, 1) + " days";
 }
 
 std::string format_si(double v) {
@@ -88,7 +87,7 @@ std::string format_si(double v) {
     v /= 1000;
     ++i;
   }
-  return fixed(v, a < 10 ? 2 : a < 100 ? 1 : 0) + units[i];
+  return format_fixed(v, a < 10 ? 2 : a < 100 ? 1 : 0) + units[i];
 }
 
 std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
@@ -106,12 +105,12 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
   o << "step time       " << format_duration(e.step_time_s) << "\n";
   o << "throughput      " << format_si(e.tokens_per_s) << " tokens/s, "
     << format_si(e.tokens_per_s_per_chip) << " tokens/s per chip\n";
-  o << "utilization     MFU " << fixed(100 * e.mfu, 1) << "%, HFU " << fixed(100 * e.hfu, 1)
-    << "%, " << fixed(e.tflops_per_chip, 0) << " TFLOP/s per chip\n";
+  o << "utilization     MFU " << format_fixed(100 * e.mfu, 1) << "%, HFU " << format_fixed(100 * e.hfu, 1)
+    << "%, " << format_fixed(e.tflops_per_chip, 0) << " TFLOP/s per chip\n";
   o << "training        " << format_si(e.steps) << " steps, " << format_duration(e.train_time_s)
     << "\n";
   const Uncertainty u = uncertainty_for(s);
-  o << "uncertainty     typically within " << fixed(100 * u.mean_abs_error, 0) << "% (" << u.basis
+  o << "uncertainty     typically within " << format_fixed(100 * u.mean_abs_error, 0) << "% (" << u.basis
     << "); step time " << format_duration(e.step_time_s * (1 + u.error_low)) << " to "
     << format_duration(e.step_time_s * (1 + u.error_high)) << "\n";
   if (!u.note.empty()) o << "                " << u.note << "\n";
@@ -119,13 +118,13 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
   for (const auto& t : e.breakdown_s) {
     if (t.value <= 0) continue;
     o << "  " << t.name << std::string(14 - std::min<size_t>(13, t.name.size()), ' ')
-      << format_duration(t.value) << "  " << fixed(100 * t.value / e.step_time_s, 1) << "%\n";
+      << format_duration(t.value) << "  " << format_fixed(100 * t.value / e.step_time_s, 1) << "%\n";
   }
   const Memory& m = e.memory;
-  o << "\nmemory per device " << fixed(m.total_gib, 1) << " of " << fixed(m.capacity_gib, 1)
-    << " GiB" << (m.fits ? " (fits)" : " (DOES NOT FIT)") << ": weights " << fixed(m.weights_gib, 1)
-    << ", gradients " << fixed(m.gradients_gib, 1) << ", optimizer " << fixed(m.optimizer_gib, 1)
-    << ", activations " << fixed(m.activations_gib, 1) << ", other " << fixed(m.other_gib, 1)
+  o << "\nmemory per device " << format_fixed(m.total_gib, 1) << " of " << format_fixed(m.capacity_gib, 1)
+    << " GiB" << (m.fits ? " (fits)" : " (DOES NOT FIT)") << ": weights " << format_fixed(m.weights_gib, 1)
+    << ", gradients " << format_fixed(m.gradients_gib, 1) << ", optimizer " << format_fixed(m.optimizer_gib, 1)
+    << ", activations " << format_fixed(m.activations_gib, 1) << ", other " << format_fixed(m.other_gib, 1)
     << "; largest micro-batch that fits: " << m.max_micro_batch << "\n";
   for (const auto& w : e.warnings) o << "warning: " << w << "\n";
   return o.str();
@@ -138,14 +137,14 @@ std::string cost_text(const CostReport& r) {
   o << "\nwall time of a run  " << format_duration(c.wall.total_s) << "\n";
   for (const auto& t : c.wall.terms)
     if (t.value > 0) o << "  " << t.name << std::string(20 - std::min<size_t>(19, t.name.size()), ' ') << format_duration(t.value) << "\n";
-  o << "\nbill (" << b.kind << ", " << fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2)
-    << (b.runs == 1 ? " run" : " runs") << ")  " << (b.priced ? "$" + fixed(b.total_usd, 0) : std::string("incomplete: unpriced hours")) << "\n";
+  o << "\nbill (" << b.kind << ", " << format_fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2)
+    << (b.runs == 1 ? " run" : " runs") << ")  " << (b.priced ? "$" + format_fixed(b.total_usd, 0) : std::string("incomplete: unpriced hours")) << "\n";
   for (const auto& t : b.items_usd)
-    if (t.value != 0) o << "  " << t.name << std::string(28 - std::min<size_t>(27, t.name.size()), ' ') << "$" << fixed(t.value, 0) << "\n";
-  if (b.priced && b.tokens > 0) o << "  per 1M tokens                $" << fixed(b.usd_per_million_tokens, 3) << "\n";
+    if (t.value != 0) o << "  " << t.name << std::string(28 - std::min<size_t>(27, t.name.size()), ' ') << "$" << format_fixed(t.value, 0) << "\n";
+  if (b.priced && b.tokens > 0) o << "  per 1M tokens                $" << format_fixed(b.usd_per_million_tokens, 3) << "\n";
   if (b.energy_known)
-    o << "energy " << fixed(b.energy_kwh, 0) << " kWh, " << fixed(b.co2e_kg, 0) << " kg CO2e\n";
-  if (c.owned) o << "owned cluster: $" << fixed(c.owned->total_usd, 0) << " for the campaign, $" << fixed(c.owned->usd_per_year, 0) << " per year\n";
+    o << "energy " << format_fixed(b.energy_kwh, 0) << " kWh, " << format_fixed(b.co2e_kg, 0) << " kg CO2e\n";
+  if (c.owned) o << "owned cluster: $" << format_fixed(c.owned->total_usd, 0) << " for the campaign, $" << format_fixed(c.owned->usd_per_year, 0) << " per year\n";
   for (const auto& cl : r.claims) {
     o << "\nclaim: " << cl.text << "\n  verdict: " << to_string(cl.verdict) << "\n";
     for (const auto& why : cl.reasons) o << "  - " << why << "\n";

@@ -26,7 +26,8 @@ std::string table_text(const Table& t);
 std::string table_csv(const Table& t);
 std::string table_markdown(const Table& t);
 
-// Human-readable quantities: "3.2 days", "41.5 ms", "1.23 M".
+// Human-readable quantities: "3.2 days", "41.5 ms", "1.23 M", "12.35" (fixed digits).
+std::string format_fixed(double value, int digits);
 std::string format_duration(double seconds);
 std::string format_si(double value);
 
