@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -20,8 +21,11 @@ struct CliRun {
 
 // Runs the CLI with `args`, feeding `input` on stdin; stderr goes to a file.
 CliRun cli(const std::string& args, const std::string& input = "") {
-  const std::string in_path = testing::TempDir() + "tc_stdin.json";
-  const std::string err_path = testing::TempDir() + "tc_stderr.txt";
+  // ctest runs tests in parallel processes: the files are this process's own.
+  static int calls = 0;
+  const std::string stem = testing::TempDir() + "tc_cli_" + std::to_string(getpid()) + "_" + std::to_string(calls++);
+  const std::string in_path = stem + ".json";
+  const std::string err_path = stem + ".err";
   std::ofstream(in_path) << input;
   const std::string cmd = std::string(TRAINCALC_CLI) + " " + args + " < " + in_path + " 2> " + err_path;
   CliRun r;
@@ -34,6 +38,8 @@ CliRun cli(const std::string& args, const std::string& input = "") {
   std::stringstream e;
   e << std::ifstream(err_path).rdbuf();
   r.err = e.str();
+  std::remove(in_path.c_str());
+  std::remove(err_path.c_str());
   return r;
 }
 
