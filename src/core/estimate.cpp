@@ -172,14 +172,17 @@ LayerTimes layer_times(const Ctx& x) {
     // Balanced routing: each local expert sees the ep group's routed tokens over all experts.
     const double local_experts = static_cast<double>(m.moe_experts) / pl.ep;
     const double tokens_per_expert = T * m.moe_top_k * pl.ep / m.moe_experts;
-    for (int i = 0; i < static_cast<int>(std::ceil(local_experts)); ++i) {
-      add(x.linear(tokens_per_expert, ffn_in, h, frozen));
-      add(x.linear(tokens_per_expert, h, f / t, frozen));
-    }
-    for (int i = 0; i < m.moe_shared_experts; ++i) {
-      add(x.linear(T, ffn_in, h, frozen));
-      add(x.linear(T, h, f / t, frozen));
-    }
+    // Every local expert runs the same GEMMs: one evaluation times the count keeps the time
+    // bounded for any number of experts.
+    auto add_n = [&](double count, Ctx::Pass p) {
+      r.matmul_fwd += count * p.fwd;
+      r.matmul_bwd += count * p.bwd;
+    };
+    const double n_local = std::ceil(local_experts);
+    add_n(n_local, x.linear(tokens_per_expert, ffn_in, h, frozen));
+    add_n(n_local, x.linear(tokens_per_expert, h, f / t, frozen));
+    add_n(m.moe_shared_experts, x.linear(T, ffn_in, h, frozen));
+    add_n(m.moe_shared_experts, x.linear(T, h, f / t, frozen));
     add(x.linear(T, m.moe_experts, h, frozen));
   } else {
     add(x.linear(T, ffn_in, h, frozen));

@@ -7,6 +7,10 @@ namespace tc {
 
 namespace {
 
+// The most plans one search evaluates: a few thousand for real clusters; a pathological input (a
+// hundred thousand layers on a hundred million devices) would otherwise enumerate millions.
+constexpr int kMaxPlans = 200000;
+
 std::vector<int> divisors(int n, int limit) {
   std::vector<int> d;
   for (int i = 1; i <= n && i <= limit; ++i)
@@ -45,7 +49,7 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
 
   Scenario s = base;
   std::optional<Estimate> best_fit, least_memory;
-  bool have_problem = false;
+  bool have_problem = false, truncated = false;
   for (int tp : tps) {
     for (int cp : cps) {
       const int rest = devices / std::max(1, tp * cp);
@@ -86,6 +90,10 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
               for (int b : mbs)
                 for (int sp : sps)
                   for (int rc : recomputes) {
+                    if (res.considered >= kMaxPlans) {
+                      truncated = true;
+                      continue;
+                    }
                     ++res.considered;
                     s.plan = {tp, pp, dp, cp, ep, vpp, sp != 0, zero, b, static_cast<Recompute>(rc)};
                     if (auto p = check_plan(s)) {
@@ -124,6 +132,10 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
                                  " valid ones fits in memory; showing the one needing the least");
   }
   if (res.best) res.best->plans_considered = res.considered;
+  if (res.best && truncated)
+    res.best->warnings.push_back("the plan search stopped after " + std::to_string(kMaxPlans) +
+                                 " plans; fix some of tp, pp, vpp, zero, micro_batch and recompute "
+                                 "to search the others");
   // Every error names a field, even when the enumeration skipped all plans before checking one.
   if (!res.best && res.why_none.reason.empty())
     res.why_none = {"parallel", "no parallel plan matches the " + std::to_string(devices) +

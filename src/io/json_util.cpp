@@ -44,9 +44,42 @@ std::string strip_library_prefix(const std::string& what) {
              : what;
 }
 
+// Deepest nesting of arrays and objects in `text` (brackets inside strings do not count), up to
+// `limit` + 1: a linear scan, so that hostile input never reaches a parser or a destructor that
+// might recurse once per level.
+std::size_t nesting_depth(const std::string& text, std::size_t limit) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 }  // namespace
 
+std::string shown_key(std::string_view key) {
+  constexpr std::size_t kShown = 64;
+  if (key.size() <= kShown) return std::string(key);
+  return std::string(key.substr(0, kShown - 3)) + "... (" + std::to_string(key.size()) + " characters)";
+}
+
 Json parse_json(const std::string& text, const std::string& label) {
+  if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    throw InputError(label, "malformed JSON: arrays and objects nested deeper than " +
+                                std::to_string(kMaxJsonDepth) + " levels");
+  }
   std::vector<Frame> frames;
   auto completed_value = [&frames] {
     if (!frames.empty() && !frames.back().object) ++frames.back().index;
@@ -61,8 +94,9 @@ Json parse_json(const std::string& text, const std::string& label) {
         break;
       case Json::parse_event_t::key: {
         Frame& top = frames.back();
-        top.key = parsed.get<std::string>();
-        if (!top.keys.insert(top.key).second) {
+        const std::string& key = parsed.get_ref<const std::string&>();
+        top.key = shown_key(key);
+        if (!top.keys.insert(key).second) {
           frames.push_back(Frame{});  // so that frames_path includes the key itself
           throw InputError(frames_path(frames, label), "duplicate key");
         }
@@ -153,6 +187,8 @@ std::string join(const std::vector<std::string_view>& items) {
 
 // Suggest a close match only when it is plausibly a typo, not an unrelated word.
 std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& options) {
+  // No typo of a short key is this long; skipping also bounds the edit-distance work.
+  if (word.size() > 64) return {};
   std::size_t best = std::string::npos;
   std::string_view best_option;
   for (const auto& o : options) {
@@ -172,7 +208,7 @@ void check_keys(const Json& obj, const std::string& path,
   require_object(obj, path);
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
-    throw InputError(path_key(path, it.key()), "unknown key" + did_you_mean(it.key(), allowed) +
+    throw InputError(path_key(path, shown_key(it.key())), "unknown key" + did_you_mean(it.key(), allowed) +
                                                    "; allowed keys: " + join(allowed));
   }
 }

@@ -22,12 +22,16 @@ using Json = nlohmann::json;
 
 constexpr std::size_t kMaxStringLength = 200;   // ids, names, regions, enum values
 constexpr std::size_t kMaxTextLength = 2000;    // source citations and notes
+constexpr std::size_t kMaxJsonDepth = 64;       // nesting of arrays and objects in any input
 
 std::string path_key(const std::string& base, std::string_view key);
+// A key from the input as shown in a path: at most 64 characters, longer ones cut with their length.
+std::string shown_key(std::string_view key);
 std::string path_index(const std::string& base, std::size_t index);
 
 // Parses text, naming `label` in the error. Rejects duplicate keys in an object, since the JSON
-// library would otherwise keep only the last one and hide the mistake.
+// library would otherwise keep only the last one and hide the mistake, and nesting deeper than
+// kMaxJsonDepth (checked before parsing: hostile input must not exhaust the stack).
 Json parse_json(const std::string& text, const std::string& label);
 
 // Shortest round-trip-ish rendering for messages: -1, 0.5, 1e+09, inf.

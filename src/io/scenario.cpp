@@ -169,8 +169,8 @@ const std::vector<std::string_view>& scenario_keys() {
 }
 
 ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label) {
-  (void)label;
-  require_object(doc, "");
+  // The document itself is named by its label ("stdin: must be an object (got an array)").
+  require_object(doc, label);
   check_keys(doc, "", scenario_keys());
   ScenarioSpec spec;
   spec.document = doc;
