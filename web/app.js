@@ -5,6 +5,10 @@
 
 (function () {
   const canvas = document.getElementById('canvas');
+  // The calculator never locks the pointer. Emscripten's GLFW can still ask for it on a click,
+  // and Chromium answers a request without a user gesture with a rejected promise ("Permissions
+  // check failed"), an uncaught error on the page: make the request a no-op.
+  canvas.requestPointerLock = () => Promise.resolve();
   const statusText = document.getElementById('status-text');
   const progress = document.getElementById('progress');
   const importInput = document.getElementById('import-file');

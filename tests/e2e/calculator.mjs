@@ -55,7 +55,7 @@ await context.addInitScript(() => {
 const page = context.pages()[0] || await context.newPage();
 const pageErrors = [];
 // Emscripten's GLFW asks for pointer lock on some synthetic clicks; the browser refuses, harmlessly.
-page.on('pageerror', (e) => { if (!/Pointer Lock/.test(e.message)) pageErrors.push(e.message); });
+page.on('pageerror', (e) => pageErrors.push(e.message));
 page.on('console', (m) => { if (m.type() === 'error' && !/404/.test(m.text())) pageErrors.push(m.text()); });
 
 const results_json = () => page.evaluate(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])));
