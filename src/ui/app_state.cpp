@@ -38,6 +38,7 @@ Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib, bool with_ba
   try {
     o.spec = io::parse_scenario(doc, lib, "scenario");
     o.est = io::run_estimate(o.spec);
+    o.band = io::uncertainty_for(o.spec.scenario);
     o.ok = true;
   } catch (const io::InputError& e) {
     o.error = e.what();

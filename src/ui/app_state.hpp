@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "io/uncertainty.hpp"
 #include "io/cost_json.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
@@ -60,6 +61,7 @@ struct Outcome {
   Estimate est;
   std::optional<io::CostReport> cost;
   std::string cost_error;
+  io::Uncertainty band;     // how far published runs of this family strayed from the model
   double compute_ms = 0;
 };
 

@@ -49,6 +49,17 @@ void panel_headline(AppState& s) {
     per_m = r.bill.priced && r.bill.tokens > 0 ? fmt_usd(r.bill.usd_per_million_tokens) : "-";
     per_m_sub = "compute " + (r.bill.priced && r.bill.tokens > 0 ? fmt_usd(r.bill.compute_usd_per_million_tokens) : std::string("-"));
   }
+  // Times and bills scale with the throughput error; the band is that of published runs of the
+  // same accelerator (and framework), widened outside the data (src/io/uncertainty).
+  const io::Uncertainty& u = o->band;
+  const double lo = 1 + u.error_low, hi = 1 + u.error_high;
+  if (o->cost) {
+    const auto& r = o->cost->result;
+    wall_sub = fmt_duration(r.wall.total_s * lo) + " to " + fmt_duration(r.wall.total_s * hi);
+    if (r.bill.priced) bill_sub += ", " + fmt_usd(r.bill.total_usd * lo) + " to " + fmt_usd(r.bill.total_usd * hi);
+  }
+  const std::string mfu_sub = fmt_percent(e.mfu / hi) + " to " + fmt_percent(e.mfu / lo) + ", " +
+                              fmt_fixed(e.tflops_per_chip, 0) + " TFLOP/s per chip";
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool two_rows = avail < ImGui::GetFontSize() * 40;
@@ -59,7 +70,14 @@ void panel_headline(AppState& s) {
   if (!two_rows) ImGui::SameLine();
   card("Per 1M tokens", per_m, per_m_sub, w, stale);
   ImGui::SameLine();
-  card("MFU", fmt_percent(e.mfu), fmt_fixed(e.tflops_per_chip, 0) + " TFLOP/s per chip", w, stale);
+  card("MFU", fmt_percent(e.mfu), mfu_sub, w, stale);
+  const std::string band = "Typically within " + fmt_fixed(100 * u.mean_abs_error, 0) + "% (" + u.basis +
+                           "); ranges span the 10th to 90th percentile of their errors.";
+  if (u.covered) {
+    text_disabled(band);
+  } else {
+    text_colored(kColorAccent, band + " " + u.note + ".");
+  }
   text_disabled(o->spec.model_id + " on " + std::to_string(o->spec.scenario.nodes) + " x " + o->spec.instance_id + " = " +
                 std::to_string(e.chips) + " " + o->spec.scenario.accelerator.name + ", " + fmt_si(e.tokens_per_s) +
                 " tokens/s, step " + fmt_duration(e.step_time_s));
