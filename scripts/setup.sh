@@ -43,7 +43,7 @@ packages=(build-essential cmake ninja-build pkg-config git ca-certificates debia
           nlohmann-json3-dev libglfw3-dev libgl-dev googletest libgtest-dev libbenchmark-dev
           emscripten node-acorn python3)
 if [ $want_test -eq 1 ]; then
-  packages+=(chromium clang libclang-rt-14-dev llvm)
+  packages+=(xvfb xauth chromium clang libclang-rt-14-dev llvm)
 fi
 # Node.js: emscripten pulls in Debian's nodejs; a machine that already has another Node.js (for
 # example a nodesource build, which bundles npm) keeps it. Debian's npm only where npm is missing.
