@@ -66,6 +66,9 @@ Scenario on(const char* accelerator, const char* framework) {
   Scenario s;
   s.accelerator = *lib.accelerator(accelerator);
   s.framework = *lib.framework(framework);
+  s.model = *lib.model("llama3.1-8b");
+  s.instance.chips_per_node = 8;
+  s.nodes = 4;
   return s;
 }
 
@@ -84,6 +87,28 @@ TEST(Uncertainty, UncoveredAcceleratorSaysSoAndWidens) {
   EXPECT_FALSE(u.covered);
   EXPECT_NE(u.note.find("no published runs for trainium2"), std::string::npos) << u.note;
   EXPECT_NEAR(u.error_high - u.error_low, 2 * (rel.error_high - rel.error_low), 1e-12);
+}
+
+}  // namespace
+}  // namespace tc::io
+
+namespace tc::io {
+namespace {
+
+TEST(Uncertainty, FarOutsideThePublishedShapesWidens) {
+  const PresetLibrary lib = load_builtin_presets();
+  Scenario s;
+  s.accelerator = *lib.accelerator("h100-sxm");
+  s.framework = *lib.framework("megatron");
+  s.model = *lib.model("llama3.1-8b");
+  s.instance = *lib.instance("p5.48xlarge");
+  s.nodes = 4;
+  const Uncertainty inside = uncertainty_for(s);
+  EXPECT_TRUE(inside.note.empty()) << inside.note;
+  s.nodes = 100000;  // 800,000 chips
+  const Uncertainty outside = uncertainty_for(s);
+  EXPECT_NE(outside.note.find("chips"), std::string::npos) << outside.note;
+  EXPECT_GT(outside.error_high - outside.error_low, inside.error_high - inside.error_low);
 }
 
 }  // namespace

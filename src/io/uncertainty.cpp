@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "core/estimate.hpp"
 #include "io/embedded.hpp"
 
 namespace tc::io {
@@ -59,6 +60,24 @@ Uncertainty uncertainty_for(const Scenario& s) {
     u.error_high *= 2;
     u.mean_abs_error *= 2;
     u.note = "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled";
+  }
+  // Far outside the shapes and cluster sizes of the published runs (beyond twice their span).
+  const Json& t = table();
+  if (t.contains("coverage")) {
+    const std::pair<const char*, double> dims[] = {
+        {"hidden", s.model.hidden}, {"layers", s.model.layers},
+        {"seq_len", tokens_per_sample(s.model)}, {"chips", chips_of(s)}};
+    for (const auto& [name, v] : dims) {
+      if (!t["coverage"].contains(name)) continue;
+      const double lo = t["coverage"][name][0].get<double>(), hi = t["coverage"][name][1].get<double>();
+      if (v >= lo / 2 && v <= hi * 2) continue;
+      u.error_low *= 1.5;
+      u.error_high *= 1.5;
+      u.mean_abs_error *= 1.5;
+      u.note += std::string(u.note.empty() ? "" : "; ") + name + " " + format_number(v) +
+                " is far outside the published runs (" + format_number(lo) + " to " + format_number(hi) +
+                "): band widened by half";
+    }
   }
   if (s.model.kind != ModelKind::decoder) {
     u.error_low *= 1.5;
