@@ -19,7 +19,7 @@ double all_to_all_s(double bytes, int n, const Link& link);
 double point_to_point_s(double bytes, const Link& link);
 // Hierarchical all-reduce: reduce-scatter inside each node over n_intra ranks, all-reduce of the
 // 1/n_intra shard across n_inter nodes, all-gather inside the node (as NCCL's tree/ring mix does
-// for multi-node jobs; see ../docs/model.md).
+// for multi-node jobs; see docs/model.md).
 double hierarchical_all_reduce_s(double bytes, int n_intra, int n_inter, const Link& intra,
                                  const Link& inter);
 // The same decomposition for a reduce-scatter (or an all-gather): half the all-reduce's bytes,
