@@ -44,7 +44,8 @@ def find_cli(path):
 
 # fsdp is the reference; neuronx-distributed is Trainium's, which its calibration absorbs. Megatron
 # also fits how much of its tensor-parallel communication its kernels overlap.
-FRAMEWORKS = {"megatron": [("compute_efficiency", 0.5, 1.5), ("tp_overlap", 0.0, 0.95)]}
+FRAMEWORKS = {"megatron": [("compute_efficiency", 0.5, 1.5), ("tp_overlap", 0.0, 0.95)],
+              "megatron-2021": [("compute_efficiency", 0.5, 1.5)]}
 
 
 def run(cli, docs, csv_path):
@@ -94,7 +95,7 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
              if objective(run(cli, docs, csv_path), lambda r, m=members: r["accelerator"] in m, exclude)[1] == 0]
     for fid in FRAMEWORKS:
         if fid in fw_by_id and objective(run(cli, docs, csv_path), lambda r: r["framework"] == fid, exclude)[1] == 0:
-            fw_by_id[fid].update({"compute_efficiency": 1.0, "tp_overlap": 0.0})
+            fw_by_id[fid].update({k: (1.0 if k == "compute_efficiency" else 0.0) for k, _, _ in FRAMEWORKS[fid]})
     for _ in range(passes):
         for group, members in GROUPS.items():
             fitted = [m for m in members if m in by_id]

@@ -96,6 +96,7 @@ std::vector<PublishedRun> read_published_runs(const std::string& text) {
     r.framework = (r.family == "MosaicML" || r.family == "torchtitan") ? "fsdp"
                   : r.family == "Neuron"                              ? "neuronx-distributed"
                   : deepspeed                                         ? "deepspeed-zero3"
+                  : r.family == "Megatron-LM"                         ? "megatron-2021"
                                                                       : "megatron";
     r.measured_tokens_per_s_per_chip = std::atof(field(r, "measured_tokens_per_s_per_chip").c_str());
     out.push_back(std::move(r));
