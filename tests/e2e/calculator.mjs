@@ -54,9 +54,17 @@ await context.addInitScript(() => {
 });
 const page = context.pages()[0] || await context.newPage();
 const pageErrors = [];
-// Emscripten's GLFW asks for pointer lock on some synthetic clicks; the browser refuses, harmlessly.
-page.on('pageerror', (e) => pageErrors.push(e.message));
-page.on('console', (m) => { if (m.type() === 'error' && !/404/.test(m.text())) pageErrors.push(m.text()); });
+// Under load, Chromium now and then reports a bare rejected promise "Permissions check failed"
+// (no stack, no app frame: the page's only permission-gated call, clipboard writeText, catches its
+// rejection, and pointer lock is a no-op). It is logged, not counted; anything else fails.
+page.on('pageerror', (e) => {
+  if (/^(Error: )?Permissions check failed$/.test((e.stack || e.message).split('\n')[0]) && !/\.js:/.test(e.stack || '')) {
+    console.log('note: ignored a stackless "Permissions check failed" rejection from the browser');
+    return;
+  }
+  pageErrors.push(e.stack || e.message);
+});
+page.on('console', (m) => { if (m.type() === 'error' && !/404/.test(m.text())) pageErrors.push(m.text() + ' @ ' + JSON.stringify(m.location())); });
 
 const results_json = () => page.evaluate(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])));
 const mirror = () => page.evaluate(() => {
@@ -196,7 +204,8 @@ await check('slider drag with comparison and scaling visible: frames under 16 ms
 
 await check('embed mode hides the page chrome', async () => {
   await page.goto(base + DEFAULT + '&embed=1');
-  await page.waitForSelector('body[data-ready]', { timeout: 5000 });
+  // Attached, not "visible": the embed layout may be mid-resize when the flag appears.
+  await page.waitForSelector('body[data-ready]', { timeout: 5000, state: 'attached' });
   const s = await page.evaluate(() => ({
     header: getComputedStyle(document.getElementById('chrome-header')).display,
     footer: getComputedStyle(document.getElementById('chrome-footer')).display,
