@@ -39,9 +39,21 @@ std::string frames_path(const std::vector<Frame>& frames, const std::string& lab
 std::string strip_library_prefix(const std::string& what) {
   // "[json.exception.parse_error.101] parse error at line 3, ..." -> "parse error at line 3, ..."
   const auto close = what.find("] ");
-  return what.rfind("[json.exception.", 0) == 0 && close != std::string::npos
-             ? what.substr(close + 2)
-             : what;
+  std::string msg = what.rfind("[json.exception.", 0) == 0 && close != std::string::npos
+                        ? what.substr(close + 2)
+                        : what;
+  // The library quotes the offending token ("last read: '...'", "number overflow parsing '...'"),
+  // which can be megabytes long or hold a line break: cut it, and keep the message on one line.
+  const auto open = msg.find('\'');
+  auto end = msg.rfind("'; expected");
+  if (end == std::string::npos || end <= open) end = msg.rfind('\'');
+  constexpr std::size_t kShown = 40;
+  if (open != std::string::npos && end != std::string::npos && end > open + 1 + kShown)
+    msg = msg.substr(0, open + 1 + kShown) + "...(" + std::to_string(end - open - 1) + " characters)" +
+          msg.substr(end);
+  for (char& c : msg)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return msg;
 }
 
 // Deepest nesting of arrays and objects in `text` (brackets inside strings do not count), up to
@@ -67,6 +79,53 @@ std::size_t nesting_depth(const std::string& text, std::size_t limit) {
   return deepest;
 }
 
+// SAX handler: reports malformed JSON and duplicate keys (with their path) as InputError.
+class KeyChecker : public nlohmann::json_sax<Json> {
+ public:
+  explicit KeyChecker(const std::string& label) : label_(label) {}
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override {
+    frames_.push_back(Frame{true, {}, {}, 0});
+    return true;
+  }
+  bool key(string_t& key) override {
+    Frame& top = frames_.back();
+    top.key = shown_key(key);
+    if (!top.keys.insert(key).second) {
+      frames_.push_back(Frame{});  // so that frames_path includes the key itself
+      throw InputError(frames_path(frames_, label_), "duplicate key");
+    }
+    return true;
+  }
+  bool end_object() override { return end(); }
+  bool start_array(std::size_t) override {
+    frames_.push_back(Frame{false, {}, {}, 0});
+    return true;
+  }
+  bool end_array() override { return end(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw InputError(label_, "malformed JSON: " + strip_library_prefix(e.what()));
+  }
+
+ private:
+  bool value() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+  bool end() {
+    frames_.pop_back();
+    return value();
+  }
+  const std::string& label_;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 std::string shown_key(std::string_view key) {
@@ -80,41 +139,13 @@ Json parse_json(const std::string& text, const std::string& label) {
     throw InputError(label, "malformed JSON: arrays and objects nested deeper than " +
                                 std::to_string(kMaxJsonDepth) + " levels");
   }
-  std::vector<Frame> frames;
-  auto completed_value = [&frames] {
-    if (!frames.empty() && !frames.back().object) ++frames.back().index;
-  };
-  Json::parser_callback_t callback = [&](int, Json::parse_event_t event, Json& parsed) {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-        frames.push_back(Frame{true, {}, {}, 0});
-        break;
-      case Json::parse_event_t::array_start:
-        frames.push_back(Frame{false, {}, {}, 0});
-        break;
-      case Json::parse_event_t::key: {
-        Frame& top = frames.back();
-        const std::string& key = parsed.get_ref<const std::string&>();
-        top.key = shown_key(key);
-        if (!top.keys.insert(key).second) {
-          frames.push_back(Frame{});  // so that frames_path includes the key itself
-          throw InputError(frames_path(frames, label), "duplicate key");
-        }
-        break;
-      }
-      case Json::parse_event_t::object_end:
-      case Json::parse_event_t::array_end:
-        frames.pop_back();
-        completed_value();
-        break;
-      case Json::parse_event_t::value:
-        completed_value();
-        break;
-    }
-    return true;
-  };
+  // Two linear passes: a SAX pass that checks the syntax and duplicate keys, then the plain parser.
+  // (nlohmann's callback parser scans the parent container at every object's end, which makes
+  // an array of n objects cost n^2: minutes for a few megabytes.)
+  KeyChecker checker(label);
+  Json::sax_parse(text, &checker);
   try {
-    return Json::parse(text, callback);
+    return Json::parse(text);
   } catch (const Json::exception& e) {
     throw InputError(label, "malformed JSON: " + strip_library_prefix(e.what()));
   }
