@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Native and WebAssembly builds must compute the same estimates. For each built-in scenario
-# (presets/scenarios/*.json) and a few test scenarios (tests/data/scenarios/*.json), runs
+# (presets/scenarios/*.json), every preset model on every preset instance (a generated scenario
+# per pair, the plan searched; ids from `traincalc list ... --format json`) and a few test
+# scenarios (tests/data/scenarios/*.json), runs
 #   native:  build/debug/traincalc estimate FILE
 #   web:     node --no-experimental-fetch build/web/traincalc.js estimate FILE
 # and compares the two JSON outputs: same structure, same strings and booleans, and every number
 # within a relative difference of 1e-9. A scenario that one build rejects must be rejected by the
 # other with the same exit code and message.
 # Environment: TRAINCALC_NATIVE, TRAINCALC_WEB_JS (the two programs), TRAINCALC_MAX_DATA_SCENARIOS
-# (how many tests/data scenarios, default 10; spread evenly over the sorted list).
+# (how many tests/data scenarios, default 10; spread evenly over the sorted list),
+# TRAINCALC_PRESET_GRID (1, the default: include the model x instance grid; 0: leave it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 native=${TRAINCALC_NATIVE:-build/debug/traincalc}
 web_js=${TRAINCALC_WEB_JS:-build/web/traincalc.js}
 max_data=${TRAINCALC_MAX_DATA_SCENARIOS:-10}
+grid=${TRAINCALC_PRESET_GRID:-1}
 
 shopt -s nullglob
 presets=(presets/scenarios/*.json)
@@ -40,6 +44,27 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ "$grid" = 1 ]; then
+  # Every preset model on every preset instance: 2 nodes where the instance has a network, else 1.
+  mkdir -p "$work/grid"
+  "$native" list models --format json >"$work/models.json"
+  "$native" list instances --format json >"$work/instances.json"
+  python3 - "$work" <<'EOF_GRID'
+import json, os, sys
+work = sys.argv[1]
+models = json.load(open(os.path.join(work, "models.json")))
+instances = json.load(open(os.path.join(work, "instances.json")))
+for m in models:
+    for i in instances:
+        nodes = 2 if float(i["inter_node_gbps"]) > 0 else 1
+        doc = {"model": m["id"], "instance": i["id"], "nodes": nodes,
+               "training": {"tokens": 1e11}, "baseline_instance": "p5.48xlarge"}
+        with open(os.path.join(work, "grid", f"{m['id']}@{i['id']}.json"), "w") as f:
+            json.dump(doc, f)
+print(f"native_vs_web: {len(models)} models x {len(instances)} instances generated")
+EOF_GRID
+  files+=("$work"/grid/*.json)
+fi
 i=0
 for f in "${files[@]}"; do
   i=$((i + 1))
@@ -93,6 +118,8 @@ failed = 0
 stats = {"numbers": 0, "max_rel": 0.0}
 for i in range(1, count + 1):
     name = read(i, "name").strip()
+    if "/grid/" in name:
+        name = "grid: " + os.path.basename(name)[:-5]
     rc_n, rc_w = int(read(i, "native.rc")), int(read(i, "web.rc"))
     diffs = []
     if rc_n != rc_w:
