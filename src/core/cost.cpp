@@ -238,6 +238,26 @@ double node_power_w(const JobPerf& job, std::optional<double> override_w, bool* 
 }
 
 // Fills the derived per-token, per-run and per-month figures of a bill.
+// What every bill adds after its compute items: the compute cost split by wall-time term (at
+// usd_per_node_hour_by_term), storage, transfer and engineering, the checked total, and the
+// compute-only bound: the campaign's model FLOPs at dense peak, in node-hours at bound_rate. No
+// plan on these chips bills less compute than that (MFU <= 1).
+void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const CampaignTime& ct,
+                 double usd_per_node_hour_by_term, double bound_rate, const char* what) {
+  for (const auto& t : ct.terms)
+    if (t.name != "queue")
+      add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * usd_per_node_hour_by_term);
+  const Extras ex = extras(in, job, ct.wall_s);
+  for (const auto& t : ex.items) b.items_usd.push_back(t);
+  b.engineering_usd = ex.engineering;
+  b.campaign_months = ex.months;
+  b.total_usd = sum_terms(b.items_usd);
+  check_sum(what, b.items_usd, b.total_usd);
+  if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
+    b.compute_only_bound_usd = job.model_flops_per_step * job.steps * run_equivalents(in.campaign) /
+                               (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 * bound_rate;
+}
+
 void derive(Bill& b, const CostInputs& in, const JobPerf& job, double compute_usd) {
   b.runs = in.campaign.runs;
   b.run_equivalents = run_equivalents(in.campaign);
@@ -623,22 +643,7 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
   }
   double instance_usd = 0;
   for (const auto& t : b.items_usd) instance_usd += t.value;
-  for (const auto& t : ct.terms)
-    if (t.name != "queue") add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * blended);
-
-  const Extras ex = extras(in, job, ct.wall_s);
-  for (const auto& t : ex.items) b.items_usd.push_back(t);
-  b.engineering_usd = ex.engineering;
-  b.campaign_months = ex.months;
-  b.total_usd = sum_terms(b.items_usd);
-  check_sum("cost_usd", b.items_usd, b.total_usd);
-
-  // Compute-only bound: the campaign's model FLOPs at dense peak, in instance-hours at the
-  // blended rate. Every plan on these chips bills at least this (MFU <= 1).
-  const double re = run_equivalents(in.campaign);
-  if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
-    b.compute_only_bound_usd = job.model_flops_per_step * job.steps * re /
-                               (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 * blended;
+  finish_bill(b, in, job, ct, blended, blended, "cost_usd");
   derive(b, in, job, instance_usd);
 
   bool known = false;
@@ -676,22 +681,11 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
                    {"owned.facility", oc.facility_usd_per_year * share},
                    {"owned.staff", oc.staff_usd_per_year * share}};
     const double owned_compute = sum_terms(o.items_usd);
-    const double per_node_hour = owned_compute / std::max(o.instance_hours, 1e-300);
-    for (const auto& t : oct.terms)
-      if (t.name != "queue") add_term(o.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * per_node_hour);
-    const Extras oex = extras(in, job, oct.wall_s);
-    for (const auto& t : oex.items) o.items_usd.push_back(t);
-    o.engineering_usd = oex.engineering;
-    o.campaign_months = oex.months;
-    o.total_usd = sum_terms(o.items_usd);
-    check_sum("owned cost_usd", o.items_usd, o.total_usd);
     o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
     o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
     o.usd_per_node_hour = o.usd_per_year / useful_node_hours_y;
-    if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
-      o.compute_only_bound_usd = job.model_flops_per_step * job.steps * re /
-                                 (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 *
-                                 o.usd_per_node_hour;
+    finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
+                "owned cost_usd");
     derive(o, in, job, owned_compute);
     fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
     if (!pknown) o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
