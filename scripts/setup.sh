@@ -74,7 +74,8 @@ else
   # existing deb-src entry, in whatever form, can neither conflict nor be duplicated.
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  # The pinned 1.86+ds-1 is Debian bookworm's package: fetch it from there on any Debian or Ubuntu.
+  suite=bookworm
   mkdir -p "$work/parts" "$work/lists/partial" "$work/cache/archives/partial" "$work/src"
   printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
     "$suite" >"$work/parts/imgui-src.sources"
