@@ -119,7 +119,9 @@ TEST(Extremes, AQuadrillionParameters) {
   const Outcome bigger = run(R"({"model":{"layers":20000,"hidden":200000,"ffn_hidden":800000,"heads":1000,
       "kv_heads":1000,"seq_len":8192,"vocab":100000},"instance":"p5.48xlarge","training":{"tokens":1e9}})");
   expect_clean(bigger, "9.6e15 parameters on one node");
-  if (bigger.ok) EXPECT_FALSE(bigger.estimate.memory.fits);
+  if (bigger.ok) {
+    EXPECT_FALSE(bigger.estimate.memory.fits);
+  }
 }
 
 TEST(Extremes, AMillionNodes) {
@@ -190,8 +192,12 @@ TEST(Extremes, ZeroPriceTiers) {
     const Outcome o = run(std::string(R"({"model":"llama3.1-8b","instance":"p5.48xlarge","nodes":4,
         "training":{"tokens":1e10},"energy":{"usd_per_kwh":0},"pricing":)") + p + "}");
     expect_clean(o, std::string("zero price ") + p);
-    if (std::string(p).find("discount") == std::string::npos) EXPECT_TRUE(o.ok) << o.error;
-    if (o.ok) EXPECT_TRUE(all_finite(o.json["cost_usd"]));
+    if (std::string(p).find("discount") == std::string::npos) {
+      EXPECT_TRUE(o.ok) << o.error;
+    }
+    if (o.ok) {
+      EXPECT_TRUE(all_finite(o.json["cost_usd"]));
+    }
   }
 }
 
