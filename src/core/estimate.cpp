@@ -314,19 +314,19 @@ double stage_params(const Ctx& x, bool first, bool last) {
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
 // generalised to GQA, gated FFNs, MoE, FlashAttention and dropout-free models.
-double layer_activation_bytes(const Ctx& x) {
+double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const ModelShape& m = x.m;
   const ParallelPlan& pl = x.pl;
   const double t = pl.tp, T = x.tokens_mb, h = m.hidden, f = m.ffn_hidden, e = x.act_bytes;
   const double rep = (pl.sequence_parallel || pl.tp == 1) ? 1.0 / t : 1.0;
   const double mask = m.dropout ? 1.0 : 0.0;
-  if (pl.recompute == Recompute::full) return e * T * h * rep;  // only the layer input
+  if (recompute == Recompute::full) return e * T * h * rep;  // only the layer input
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
   const double q = attention_width(m);
   double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * q / t +
                 mask * T * h * rep;
-  if (!x.sc.flash_attention && pl.recompute == Recompute::none) {
+  if (!x.sc.flash_attention && recompute == Recompute::none) {
     // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
     attn += (e + mask * (1.0 + e)) * (m.heads / t) * T * x.s;
   }
@@ -491,13 +491,9 @@ Memory memory_per_device(const Scenario& s) {
       in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
       if (pl.vpp > 1 && first) in_flight *= 1.0 + (pl.pp - 1.0) / (pl.pp * pl.vpp);
     }
-    double act = x.stage_layers * layer_activation_bytes(x) * in_flight;
-    if (pl.recompute == Recompute::full) {
-      // Recomputing a layer rebuilds its activations once, transiently.
-      Scenario kept = s;
-      kept.plan.recompute = Recompute::selective;
-      act += layer_activation_bytes(Ctx(kept));
-    }
+    double act = x.stage_layers * layer_activation_bytes(x, pl.recompute) * in_flight;
+    // Recomputing a layer rebuilds its activations once, transiently.
+    if (pl.recompute == Recompute::full) act += layer_activation_bytes(x, Recompute::selective);
     if (last && s.model.kind != ModelKind::vit) {
       // 16-bit logits plus the FP32 copy a fused cross-entropy keeps for its gradient.
       act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + 4.0);
@@ -535,7 +531,7 @@ int largest_fitting_micro_batch(const Scenario& s) {
 }
 }  // namespace
 
-Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
+Estimate estimate(const Scenario& s, bool complete) {
   const Ctx x(s);
   const ParallelPlan& pl = s.plan;
   const ModelShape& m = s.model;
@@ -667,7 +663,8 @@ Estimate estimate(const Scenario& s, bool find_max_micro_batch) {
   out.train_time_s = out.steps * step;
 
   out.memory = memory_per_device(s);
-  if (find_max_micro_batch) out.memory.max_micro_batch = largest_fitting_micro_batch(s);
+  if (!complete) return out;
+  out.memory.max_micro_batch = largest_fitting_micro_batch(s);
   const ParamCounts c = x.params;
   out.params = c.total;
   out.active_params = c.active;

@@ -30,8 +30,9 @@ double model_flops_per_token(const Scenario& s);
 
 Memory memory_per_device(const Scenario& s);
 
-// Estimate for a plan already checked by check_plan. The largest fitting micro-batch is a search
-// of its own; the plan search skips it for the plans it discards.
-Estimate estimate(const Scenario& s, bool find_max_micro_batch = true);
+// Estimate for a plan already checked by check_plan. `complete` adds the largest fitting
+// micro-batch (a search of its own), parameter counts, checkpoint size and warnings; the plan
+// search compares plans without them.
+Estimate estimate(const Scenario& s, bool complete = true);
 
 }  // namespace tc
