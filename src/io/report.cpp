@@ -153,6 +153,18 @@ std::string cost_text(const CostReport& r) {
   return o.str();
 }
 
+namespace {
+// Header, an optional rule under it, then every row, each written by `line`.
+template <class Line>
+std::string render(const Table& t, Line line, const std::string& rule = "") {
+  std::ostringstream o;
+  line(o, t.header);
+  o << rule;
+  for (const auto& r : t.rows) line(o, r);
+  return o.str();
+}
+}  // namespace
+
 std::string table_text(const Table& t) {
   std::vector<size_t> w(t.header.size(), 0);
   auto widen = [&](const std::vector<std::string>& r) {
@@ -160,17 +172,13 @@ std::string table_text(const Table& t) {
   };
   widen(t.header);
   for (const auto& r : t.rows) widen(r);
-  std::ostringstream o;
-  auto line = [&](const std::vector<std::string>& r) {
+  return render(t, [&](std::ostringstream& o, const std::vector<std::string>& r) {
     for (size_t i = 0; i < w.size(); ++i) {
       const std::string cell = i < r.size() ? r[i] : "";
       o << cell << std::string(w[i] - cell.size() + (i + 1 < w.size() ? 2 : 0), ' ');
     }
     o << "\n";
-  };
-  line(t.header);
-  for (const auto& r : t.rows) line(r);
-  return o.str();
+  });
 }
 
 std::string table_csv(const Table& t) {
@@ -186,14 +194,10 @@ std::string table_csv(const Table& t) {
     for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return q + "\"";
   };
-  std::ostringstream o;
-  auto line = [&](const std::vector<std::string>& r) {
+  return render(t, [&](std::ostringstream& o, const std::vector<std::string>& r) {
     for (size_t i = 0; i < r.size(); ++i) o << (i ? "," : "") << cell(r[i]);
     o << "\n";
-  };
-  line(t.header);
-  for (const auto& r : t.rows) line(r);
-  return o.str();
+  });
 }
 
 std::string table_markdown(const Table& t) {
@@ -202,18 +206,16 @@ std::string table_markdown(const Table& t) {
     for (char ch : c) v += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
     return v;
   };
-  std::ostringstream o;
-  auto line = [&](const std::vector<std::string>& r) {
-    o << "|";
-    for (const auto& c : r) o << " " << cell(c) << " |";
-    o << "\n";
-  };
-  line(t.header);
-  o << "|";
-  for (size_t i = 0; i < t.header.size(); ++i) o << "---|";
-  o << "\n";
-  for (const auto& r : t.rows) line(r);
-  return o.str();
+  std::string rule = "|";
+  for (size_t i = 0; i < t.header.size(); ++i) rule += "---|";
+  return render(
+      t,
+      [&](std::ostringstream& o, const std::vector<std::string>& r) {
+        o << "|";
+        for (const auto& c : r) o << " " << cell(c) << " |";
+        o << "\n";
+      },
+      rule + "\n");
 }
 
 }  // namespace tc::io
