@@ -42,10 +42,20 @@ def find_cli(path):
     sys.exit("calibrate.py: build the CLI first (cmake --preset debug && cmake --build --preset debug)")
 
 
+# An accelerator group without rows (leave-one-source-out) takes the fit of its closest relative
+# with rows (the same vendor's previous or next generation), else the mean of the fitted groups.
+RELATIVES = {"blackwell": "h100-sxm", "h100-sxm": "blackwell", "a100-40gb": "a100-80gb",
+             "a100-80gb": "a100-40gb"}
+
 # fsdp is the reference; neuronx-distributed is Trainium's, which its calibration absorbs. Megatron
-# also fits how much of its tensor-parallel communication its kernels overlap.
-FRAMEWORKS = {"megatron": [("compute_efficiency", 0.5, 1.5), ("tp_overlap", 0.0, 0.95)],
-              "megatron-2021": [("compute_efficiency", 0.5, 1.5)]}
+# also fits how much of its tensor-parallel and expert-parallel communication it overlaps;
+# DeepSpeed ZeRO-3 how much of its gathers prefetching hides. Each entry: key, bounds, and the
+# value a profile takes when it has no rows left to fit on (no overlap; FSDP's kernels; FSDP's
+# prefetch overlap).
+FRAMEWORKS = {"megatron": [("compute_efficiency", 0.5, 1.5, 1.0), ("tp_overlap", 0.0, 0.95, 0.0),
+                           ("ep_overlap", 0.0, 0.95, 0.0)],
+              "megatron-2021": [("compute_efficiency", 0.5, 1.5, 1.0)],
+              "deepspeed-zero3": [("dp_overlap", 0.0, 0.95, 0.85)]}
 
 
 def run(cli, docs, csv_path):
@@ -95,7 +105,7 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
              if objective(run(cli, docs, csv_path), lambda r, m=members: r["accelerator"] in m, exclude)[1] == 0]
     for fid in FRAMEWORKS:
         if fid in fw_by_id and objective(run(cli, docs, csv_path), lambda r: r["framework"] == fid, exclude)[1] == 0:
-            fw_by_id[fid].update({k: (1.0 if k == "compute_efficiency" else 0.0) for k, _, _ in FRAMEWORKS[fid]})
+            fw_by_id[fid].update({k: prior for k, _, _, prior in FRAMEWORKS[fid]})
     for _ in range(passes):
         for group, members in GROUPS.items():
             fitted = [m for m in members if m in by_id]
@@ -112,9 +122,11 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
             if n:
                 result["accelerators"][group] = {"members": fitted, "mae": best, "rows": n,
                                                  "calibration": {k: round(cal[k], 4) for k in cal}}
-        fitted_groups = [r["calibration"] for g, r in result["accelerators"].items() if g not in empty]
+        fitted_groups = {g: r["calibration"] for g, r in result["accelerators"].items() if g not in empty}
         for group in empty:
-            prior = {k: sum(c[k] for c in fitted_groups) / len(fitted_groups) for k, _, _ in PARAMS}
+            relative = fitted_groups.get(RELATIVES.get(group))
+            prior = relative or {k: sum(c[k] for c in fitted_groups.values()) / len(fitted_groups)
+                                 for k, _, _ in PARAMS}
             for m in GROUPS[group]:
                 if m in by_id:
                     by_id[m]["calibration"].update(prior)
@@ -126,7 +138,7 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
                 fw_by_id[fid].update(c)
                 return objective(run(cli, docs, csv_path), lambda r: r["framework"] == fid, exclude)
 
-            params = FRAMEWORKS[fid]
+            params = [p[:3] for p in FRAMEWORKS[fid]]
             # Multiplicative steps need a non-zero start.
             start = {k: max(fw_by_id[fid].get(k, 1.0), 0.05) for k, _, _ in params}
             val, best, n = descend(start, params, score, rounds)
@@ -164,7 +176,7 @@ def main():
             r = result["frameworks"].get(fw["id"])
             if not r:
                 continue
-            for key, _, _ in FRAMEWORKS[fw["id"]]:
+            for key, *_ in FRAMEWORKS[fw["id"]]:
                 fw[key] = r[key]
                 note = next((n for n in fw["sources"] if key in n["fields"]), None)
                 if note is None:

@@ -51,14 +51,16 @@ TEST(Accuracy, PublishedRuns) {
   std::printf("all: n=%zu MAE %.1f%% p90 %.1f%%\n", all.size(), 100 * mean_abs(all), 100 * p90);
   for (const auto& [k, v] : by_acc) std::printf("  %-12s n=%3zu MAE %.1f%%\n", k.c_str(), v.size(), 100 * mean_abs(v));
   for (const auto& [k, v] : by_family) std::printf("  %-22s n=%3zu MAE %.1f%%\n", k.c_str(), v.size(), 100 * mean_abs(v));
-  // Targets (docs/accuracy.md): all rows within 10% on average, nine in ten within 20%. Every
-  // accelerator with five rows or more is held to 25% here: A100 80GB (2021 DeepSpeed ZeRO-3 rows)
-  // and Trainium1 (NeMo-on-Neuron rows) do not reach 10% yet.
+  // Targets (docs/accuracy.md): all rows within 10% on average, nine in ten within 20%, and every
+  // accelerator with five rows or more within 10% on average. Trainium1 is held to 21%: four of
+  // its nine rows come from Neuron SDK 2.13-2.17 and disagree with the later rows of the same
+  // shapes by up to 2x in opposite directions (docs/accuracy.md, "Trainium1"); no constant that is
+  // not per row fits both. The leave-one-source-out target is checked by tests/accuracy_loso.sh.
   EXPECT_LE(mean_abs(all), 0.10);
   EXPECT_LE(p90, 0.20);
   for (const auto& [acc, errs] : by_acc) {
     if (errs.size() >= 5) {
-      EXPECT_LE(mean_abs(errs), 0.25) << acc;
+      EXPECT_LE(mean_abs(errs), acc == "trainium1" ? 0.21 : 0.10) << acc;
     }
   }
 }

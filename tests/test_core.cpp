@@ -187,6 +187,104 @@ TEST(Memory, ZeroShardsOptimizerState) {
   EXPECT_LT(z3.weights_gib, z1.weights_gib);
 }
 
+TEST(Collectives, SingleRailCarriesTheWholeBufferAcrossNodes) {
+  // 4 nodes x 8 ranks, 1 GB: a hierarchical ring sends 1/8 of the buffer over the network, a
+  // single-rail ring all of it; both pay the same ring latency.
+  const Link intra{400e9, 3e-6}, inter{25e9, 15e-6};
+  const double latency = 4 * 15e-6 + 4 * 7 * 3e-6;
+  EXPECT_NEAR(single_rail_reduce_scatter_s(1e9, 8, 4, intra, inter), 31.0 / 32 * 1e9 / 25e9 + latency, 1e-12);
+  EXPECT_NEAR(hierarchical_reduce_scatter_s(1e9, 8, 4, intra, inter),
+              7.0 / 8 * 1e9 / 400e9 + 3.0 / 4 * 1e9 / 8 / 25e9 + latency, 1e-12);
+  EXPECT_EQ(single_rail_reduce_scatter_s(0, 8, 4, intra, inter), 0.0);
+}
+
+double breakdown(const Estimate& e, const std::string& name) {
+  for (const auto& t : e.breakdown_s)
+    if (t.name == name) return t.value;
+  return -1;
+}
+
+TEST(Estimate, SingleRailFrameworkPaysTheNicShareForZero3) {
+  Scenario s = h100_scenario();
+  s.plan.zero = 3;
+  s.framework.dp_overlap = 0;
+  const double all_nics = breakdown(estimate(s), "dp_comm");
+  s.framework.dp_all_nics = false;
+  const double one_nic = breakdown(estimate(s), "dp_comm");
+  // 8 ranks per node: the network part of every gather grows eightfold.
+  EXPECT_GT(one_nic, 4 * all_nics);
+  s.nodes = 1;
+  s.plan.dp = 8;
+  s.framework.dp_all_nics = true;
+  const double one_node = breakdown(estimate(s), "dp_comm");
+  s.framework.dp_all_nics = false;
+  EXPECT_DOUBLE_EQ(breakdown(estimate(s), "dp_comm"), one_node);  // no network, no difference
+}
+
+Scenario moe_scenario(int ep) {
+  Scenario s = h100_scenario();
+  s.model = llama(24, 2048, 1024, 16, 4, 32000);
+  s.model.moe_experts = 64;
+  s.model.moe_top_k = 4;
+  s.model.seq_len = 4096;
+  s.nodes = 8;
+  s.plan = {1, 1, 64, 1, ep, 1, false, 1, 1, Recompute::selective};
+  s.global_batch = 128;
+  return s;
+}
+
+TEST(Memory, ExpertStateShardsOverExpertDataParallelRanks) {
+  // ep 8 inside dp 64: each expert shard has 8 replicas, so the distributed optimizer splits its
+  // 12 bytes per parameter 8 ways while dense parameters split 64 ways (Megatron-Core).
+  const Scenario s = moe_scenario(8);
+  const ParamCounts c = count_params(s.model);
+  const double experts = 24.0 * 64 * c.expert / 8;
+  const double dense = c.total - 24.0 * 64 * c.expert;
+  EXPECT_NEAR(memory_per_device(s).optimizer_gib * 1024 * 1024 * 1024, (dense / 64 + experts / 8) * 12,
+              1e-6 * experts);
+}
+
+TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {
+  // ep 8 on 8-GPU nodes: an expert shard's replicas sit one per node, so its gradient reduction
+  // has no intra-node stage. ep 64 leaves every expert shard with a single replica.
+  Scenario s = moe_scenario(8);
+  s.framework.dp_overlap = 0;
+  s.framework.bucket_mib = 1e6;
+  const double ep8 = breakdown(estimate(s), "dp_comm");
+  const double expert_bytes = 24.0 * 64 * count_params(s.model).expert / 8 * s.framework.grad_bytes;
+  const Link inter{3200 / 8.0 * 1e9 * 0.7 / 8, 15e-6};
+  EXPECT_GT(ep8, 7.0 / 8 * expert_bytes / inter.bytes_per_s);
+  s = moe_scenario(64);
+  s.framework.dp_overlap = 0;
+  s.framework.bucket_mib = 1e6;
+  EXPECT_LT(breakdown(estimate(s), "dp_comm"), ep8 / 4);
+}
+
+TEST(Estimate, EpOverlapHidesItsShareOfTheAllToAll) {
+  Scenario s = moe_scenario(8);
+  const double plain = breakdown(estimate(s), "ep_comm");
+  ASSERT_GT(plain, 0);
+  s.framework.ep_overlap = 0.75;
+  EXPECT_NEAR(breakdown(estimate(s), "ep_comm"), plain / 4, 1e-9 * plain);
+}
+
+TEST(Estimate, InterleavedChunksHideMoreOfTheGradientReduction) {
+  // Each model chunk reduces when its last backward ends, so with vpp 2 the first chunk's
+  // reduction overlaps the second chunk's remaining backward; without interleaving only the last
+  // micro-batch's backward is there to hide it.
+  Scenario s = h100_scenario();
+  s.instance.chips_per_node = 2;
+  s.instance.inter_node_gbps = 100;  // slow enough that one backward cannot hide the reduction
+  s.nodes = 16;
+  s.plan = {1, 4, 8, 1, 1, 1, false, 1, 1, Recompute::selective};
+  s.global_batch = 64;
+  const double plain = breakdown(estimate(s), "dp_comm");
+  s.plan.vpp = 2;
+  const double interleaved = breakdown(estimate(s), "dp_comm");
+  EXPECT_LT(interleaved, plain);
+  EXPECT_GT(interleaved, 0);
+}
+
 TEST(Estimate, MoreChipsNeverLowerStepFlops) {
   Scenario s = h100_scenario();
   double last = 0;

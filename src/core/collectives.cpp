@@ -27,17 +27,29 @@ double hierarchical_all_reduce_s(double bytes, int n_intra, int n_inter, const L
   return 2.0 * reduce_scatter_s(bytes, n_intra, intra) + all_reduce_s(shard, n_inter, inter);
 }
 
+namespace {
+// NCCL runs reduce-scatter and all-gather only as rings (its trees serve all-reduce): one step
+// per rank, n_inter of them between nodes.
+double ring_latency_s(int n_intra, int n_inter, const Link& intra, const Link& inter) {
+  if (n_intra * n_inter <= 1) return 0;
+  return n_inter > 1 ? n_inter * inter.latency_s + n_inter * (n_intra - 1) * intra.latency_s
+                     : (n_intra - 1) * intra.latency_s;
+}
+}  // namespace
+
 double hierarchical_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
                                      const Link& inter) {
-  // Bandwidth as in the hierarchical decomposition, but NCCL runs reduce-scatter and all-gather
-  // only as rings (its trees serve all-reduce): one step per rank, n_inter of them between nodes.
   const double shard = n_intra > 1 ? bytes / n_intra : bytes;
   const Link intra_bw{intra.bytes_per_s, 0}, inter_bw{inter.bytes_per_s, 0};
   const double bandwidth = reduce_scatter_s(bytes, n_intra, intra_bw) + reduce_scatter_s(shard, n_inter, inter_bw);
-  if (n_intra * n_inter <= 1) return 0;
-  const double latency = n_inter > 1 ? n_inter * inter.latency_s + n_inter * (n_intra - 1) * intra.latency_s
-                                     : (n_intra - 1) * intra.latency_s;
-  return bandwidth + latency;
+  return bytes > 0 ? bandwidth + ring_latency_s(n_intra, n_inter, intra, inter) : 0;
+}
+
+double single_rail_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
+                                    const Link& inter) {
+  const int n = n_intra * n_inter;
+  const Link inter_bw{inter.bytes_per_s, 0};
+  return bytes > 0 ? reduce_scatter_s(bytes, n, inter_bw) + ring_latency_s(n_intra, n_inter, intra, inter) : 0;
 }
 
 }  // namespace tc

@@ -129,6 +129,27 @@ struct Ctx {
     const Span sp = span_of(n, stride, devices_per_node);
     return hierarchical_reduce_scatter_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
   }
+  // Data-parallel reduce-scatter or all-gather. A framework whose collectives do not spread a
+  // node's traffic over all its NICs runs them as one flat ring across nodes: every rank's share
+  // crosses its own NIC share (the multi-rail aggregation that hierarchical_reduce_scatter_s
+  // assumes is missing).
+  double dp_reduce_scatter_s(double bytes, int n, int stride) const {
+    if (n <= 1 || bytes <= 0) return 0;
+    const Span sp = span_of(n, stride, devices_per_node);
+    if (!sc.framework.dp_all_nics && sp.n_inter > 1)
+      return single_rail_reduce_scatter_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
+    return group_reduce_scatter_s(bytes, n, stride);
+  }
+  double dp_all_reduce_s(double bytes, int n, int stride) const {
+    if (!sc.framework.dp_all_nics) return 2 * dp_reduce_scatter_s(bytes, n, stride);
+    return group_all_reduce_s(bytes, n, stride);
+  }
+  // Expert weights are replicated only over the data-parallel ranks outside their expert-parallel
+  // group (Megatron-Core's expert data parallelism), at a stride of the ep group's span.
+  int expert_dp() const {
+    return m.moe_experts > 0 && pl.ep > 1 ? std::max(1, pl.dp * pl.cp / pl.ep) : pl.dp * pl.cp;
+  }
+  int expert_dp_stride() const { return m.moe_experts > 0 && pl.ep > 1 ? pl.tp * pl.cp * pl.ep : pl.tp; }
   double group_all_to_all_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
     if (n * stride <= sc.accelerator.devices_per_chip) return all_to_all_s(bytes, n, on_chip);
@@ -258,7 +279,8 @@ LayerTimes layer_times(const Ctx& x) {
     // travels to at most top_k ranks, or to all ep ranks when they are fewer.
     const double tokens = pl.sequence_parallel ? T / t : T;
     const double bytes = tokens * std::min(m.moe_top_k, pl.ep) * h * x.act_bytes;
-    const double one = x.group_all_to_all_s(bytes, pl.ep, pl.tp * pl.cp);
+    // Frameworks that overlap one micro-batch's all-to-all with another's compute hide a share.
+    const double one = x.group_all_to_all_s(bytes, pl.ep, pl.tp * pl.cp) * (1.0 - x.sc.framework.ep_overlap);
     r.ep_fwd = 2 * one;
     r.ep_bwd = 2 * one;
   }
@@ -292,6 +314,20 @@ EdgeTimes edge_times(const Ctx& x) {
   e.last_bwd = logits.bwd + loss;
   return e;
 }
+
+// Routed-expert parameters held by a device of any stage (they shard over expert_dp, not dp).
+double stage_expert_params(const Ctx& x) {
+  return x.stage_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.pl.tp;
+}
+
+// Parameters a rank keeps after ZeRO sharding: dense ones over dp x cp, routed experts over
+// their expert-data-parallel group.
+double sharded_params(const Ctx& x, double params, double experts, bool shard) {
+  if (!shard) return params;
+  return (params - experts) / (x.pl.dp * x.pl.cp) + experts / x.expert_dp();
+}
+
+double trainable_expert_params(const Ctx& x) { return frozen_base(x.sc) ? 0.0 : stage_expert_params(x); }
 
 double trainable_params_per_device(const Ctx& x, double params_on_device) {
   if (!frozen_base(x.sc)) return params_on_device;
@@ -470,7 +506,8 @@ Memory memory_per_device(const Scenario& s) {
   const double master = (mixed && s.master_weights) ? 4.0 : 0.0;
   const double opt_bytes = master + 8.0;
   const double grad_bytes = mixed ? s.framework.grad_bytes : 4.0;
-  const int shard = pl.dp * pl.cp;  // the distributed optimizer shards over dp x cp
+  // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
+  const double experts = stage_expert_params(x), trainable_experts = trainable_expert_params(x);
 
   double worst = -1;
   for (int stage = 0; stage < (pl.pp > 1 ? 2 : 1); ++stage) {
@@ -478,10 +515,10 @@ Memory memory_per_device(const Scenario& s) {
     const double p_dev = stage_params(x, first, last);
     const double trainable = trainable_params_per_device(x, p_dev);
     Memory cur;
-    cur.weights_gib = p_dev * wbytes / (pl.zero >= 3 ? shard : 1) / kGiB;
+    cur.weights_gib = sharded_params(x, p_dev, experts, pl.zero >= 3) * wbytes / kGiB;
     if (s.mode == TrainingMode::lora) cur.weights_gib += trainable * wbytes / kGiB;
-    cur.gradients_gib = trainable * grad_bytes / (pl.zero >= 2 ? shard : 1) / kGiB;
-    cur.optimizer_gib = trainable * opt_bytes / (pl.zero >= 1 ? shard : 1) / kGiB;
+    cur.gradients_gib = sharded_params(x, trainable, trainable_experts, pl.zero >= 2) * grad_bytes / kGiB;
+    cur.optimizer_gib = sharded_params(x, trainable, trainable_experts, pl.zero >= 1) * opt_bytes / kGiB;
 
     // 1F1B keeps up to pp micro-batches in flight on the first stage; interleaving adds
     // 1 + (p-1)/(p v) (Korthikanti et al. 2022, Section 4.2.3).
@@ -586,16 +623,32 @@ Estimate estimate(const Scenario& s, bool complete) {
   // micro-batch's backward except its last bucket (Li et al. 2020, PyTorch DDP).
   const double p_dev = stage_params(x, true, pl.pp == 1);
   const double trainable = trainable_params_per_device(x, p_dev);
+  const double experts = stage_expert_params(x), trainable_experts = trainable_expert_params(x);
   const int dp_n = pl.dp * pl.cp;
   const double overlap = s.framework.dp_overlap;
   const double grad_bytes = trainable * s.framework.grad_bytes;
-  const double weight_bytes = trainable * activation_bytes(s.precision);
+  const double wbytes = activation_bytes(s.precision);
+  // One reduce-scatter (or all-gather) of per-device buffers: the dense share over dp x cp, the
+  // routed experts' share over their expert-data-parallel group.
+  auto dp_rs = [&](double dense_bytes, double expert_bytes) {
+    return x.dp_reduce_scatter_s(dense_bytes, dp_n, pl.tp) +
+           x.dp_reduce_scatter_s(expert_bytes, x.expert_dp(), x.expert_dp_stride());
+  };
   double dp_exposed = 0;
   if (dp_n > 1 && pl.zero < 3) {
-    const double comm = pl.zero == 0 ? x.group_all_reduce_s(grad_bytes, dp_n, pl.tp)
-                                     : x.group_reduce_scatter_s(grad_bytes, dp_n, pl.tp) +
-                                           x.group_reduce_scatter_s(weight_bytes, dp_n, pl.tp);
-    const double hideable = overlap * n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);
+    const double dense_grads = (trainable - trainable_experts) * s.framework.grad_bytes;
+    const double expert_grads = trainable_experts * s.framework.grad_bytes;
+    const double comm = pl.zero == 0
+                            ? x.dp_all_reduce_s(dense_grads, dp_n, pl.tp) +
+                                  x.dp_all_reduce_s(expert_grads, x.expert_dp(), x.expert_dp_stride())
+                            : dp_rs(dense_grads, expert_grads) +
+                                  dp_rs((trainable - trainable_experts) * wbytes, trainable_experts * wbytes);
+    // With an interleaved schedule each model chunk's reduction starts when its last backward
+    // ends (Megatron-Core's per-chunk grad_sync_func): all but the last chunk's hide behind the
+    // remaining chunks' backward of the last min(m, pp) micro-batches (Narayanan et al. 2021,
+    // Section 2.2.2 for the schedule).
+    const double window = pl.vpp > 1 ? std::max(1.0, std::min<double>(mbs, pl.pp) * (pl.vpp - 1.0) / pl.vpp) : 1.0;
+    const double hideable = overlap * window * n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);
     const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
     dp_exposed = std::max(comm - hideable, comm * bucket);
   } else if (dp_n > 1) {
@@ -604,13 +657,13 @@ Estimate estimate(const Scenario& s, bool complete) {
     // Prefetching hides a gather behind the previous layer's compute, so per layer only the excess
     // of communication over compute shows, plus the first gather of each pass (Zhao et al. 2023,
     // PyTorch FSDP, Section 3.3).
-    const double layer_params = p_dev / std::max(1, x.stage_layers);  // embeddings spread over layers
+    const double per_layer = 1.0 / std::max(1, x.stage_layers);  // embeddings spread over layers
     // Frameworks that gather per parameter tensor rather than per block pay the ring latency more
     // often: the layer's bytes split over zero3_gathers_per_layer collectives.
     const int k = s.framework.zero3_gathers_per_layer;
-    const double ag = k * x.group_reduce_scatter_s(layer_params * activation_bytes(s.precision) / k, dp_n, pl.tp);
-    const double rs = k * x.group_reduce_scatter_s(
-        trainable / std::max(1, x.stage_layers) * s.framework.grad_bytes / k, dp_n, pl.tp);
+    const double ag = k * dp_rs((p_dev - experts) * per_layer * wbytes / k, experts * per_layer * wbytes / k);
+    const double rs = k * dp_rs((trainable - trainable_experts) * per_layer * s.framework.grad_bytes / k,
+                                trainable_experts * per_layer * s.framework.grad_bytes / k);
     const double fwd = L.matmul_fwd + L.attention_fwd + L.memory_fwd;
     const double bwd = L.matmul_bwd + L.attention_bwd + L.memory_bwd + mb_recompute / std::max(1.0, n);
     const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;
@@ -620,7 +673,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
-  const double owned = trainable / (pl.zero >= 1 ? dp_n : 1);
+  const double owned = sharded_params(x, trainable, trainable_experts, pl.zero >= 1);
   const double adam_bytes = s.framework.grad_bytes + 2 * 8.0 +
                             (mixed && s.master_weights ? 2 * 4.0 + 2.0 : 2 * activation_bytes(s.precision));
   const double optimizer = owned * adam_bytes / x.hbm_bytes_per_s;

@@ -128,6 +128,8 @@ struct FrameworkProfile {
   std::string id = "megatron";
   double dp_overlap = 0.9;        // share of one micro-batch's backward that hides DP reduction
   double tp_overlap = 0.0;        // share of TP collectives hidden behind GEMMs
+  double ep_overlap = 0.0;        // share of EP all-to-alls hidden behind other micro-batches' compute
+  bool dp_all_nics = true;        // DP collectives spread a node's traffic over all its NICs
   double grad_bytes = 2;          // bytes per gradient element communicated and stored
   double bucket_mib = 25;         // last gradient bucket is always exposed (PyTorch DDP)
   double compute_efficiency = 1;  // the framework's kernels (fused, FP8 scaling) vs the fitted base

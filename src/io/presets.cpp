@@ -69,7 +69,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
                                                       "compute_efficiency", "zero3_gathers_per_layer", "max_zero",
-                                                      "sources"};
+                                                      "ep_overlap", "dp_all_nics", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
 
@@ -506,6 +506,8 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.zero3_gathers_per_layer =
       get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
   fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);
+  fw.ep_overlap = get_number_or(j, "ep_overlap", path, 0, 1, fw.ep_overlap);
+  fw.dp_all_nics = get_bool_or(j, "dp_all_nics", path, fw.dp_all_nics);
   return read_sources(j, path, need, "framework", fw.id);
 }
 
