@@ -247,7 +247,7 @@ TEST(Extremes, DeepNesting) {
 TEST(Extremes, LongStrings) {
   const std::string mb(1 << 20, 'k');
   const Outcome top = expect_error("{\"" + mb + "\":1}", mb.substr(0, 40), "a 1 MB unknown key");
-  EXPECT_NE(top.error.find("1048576 characters"), std::string::npos) << top.error.substr(0, 300);
+  EXPECT_NE(top.error.find("1048576 bytes"), std::string::npos) << top.error.substr(0, 300);
   expect_error(R"({"model":"llama3.1-8b","instance":"p5.48xlarge","parallel":{")" + mb + "\":1}}",
                "parallel.", "a 1 MB key in parallel");
   expect_error(R"({"model":")" + mb + "\"}", "model", "a 1 MB model id");

@@ -84,3 +84,24 @@ TEST(Regressions, UnknownBaselineInstanceNamesBaselineInstance) {
 }
 
 }  // namespace
+
+namespace {
+
+// fuzz_scenario: an unknown key made of a NUL character ("\u0000") put the NUL into the message,
+// whose C string then ended before the field: "error: " and nothing else. Control characters in
+// echoed keys are now shown escaped, and a long key is cut on a whole UTF-8 character.
+TEST(Regressions, ControlCharactersInAnUnknownKeyAreShownEscaped) {
+  const auto err = error_of(R"({"instance":"p5.48xlarge","model":"llama3.1-8b","nodes":1,"\u0000":1})");
+  EXPECT_EQ(err.field(), "\\u0000");
+  EXPECT_EQ(std::string(err.what()).find('\0'), std::string::npos);
+  EXPECT_NE(std::string(err.what()).find("unknown key"), std::string::npos) << err.what();
+  // 70 two-byte characters: the cut keeps whole characters.
+  std::string key;
+  for (int i = 0; i < 70; ++i) key += "\xC3\xA9";
+  const auto long_err = error_of(R"({"instance":"p5.48xlarge","model":"llama3.1-8b","nodes":1,")" + key + R"(":1})");
+  const std::string field = long_err.field();
+  EXPECT_EQ(field.rfind("... (140 bytes)"), field.size() - 15) << field;
+  EXPECT_EQ(field.size(), 60u + 15);  // 30 whole characters and the suffix
+}
+
+}  // namespace

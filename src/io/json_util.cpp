@@ -48,9 +48,11 @@ std::string strip_library_prefix(const std::string& what) {
   auto end = msg.rfind("'; expected");
   if (end == std::string::npos || end <= open) end = msg.rfind('\'');
   constexpr std::size_t kShown = 40;
-  if (open != std::string::npos && end != std::string::npos && end > open + 1 + kShown)
-    msg = msg.substr(0, open + 1 + kShown) + "...(" + std::to_string(end - open - 1) + " characters)" +
-          msg.substr(end);
+  if (open != std::string::npos && end != std::string::npos && end > open + 1 + kShown) {
+    std::size_t cut = open + 1 + kShown;
+    while (cut > open + 1 && (static_cast<unsigned char>(msg[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+    msg = msg.substr(0, cut) + "...(" + std::to_string(end - open - 1) + " bytes)" + msg.substr(end);
+  }
   for (char& c : msg)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   return msg;
@@ -130,8 +132,22 @@ class KeyChecker : public nlohmann::json_sax<Json> {
 
 std::string shown_key(std::string_view key) {
   constexpr std::size_t kShown = 64;
-  if (key.size() <= kShown) return std::string(key);
-  return std::string(key.substr(0, kShown - 3)) + "... (" + std::to_string(key.size()) + " characters)";
+  std::size_t cut = key.size() <= kShown ? key.size() : kShown - 3;
+  while (cut < key.size() && cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+  // Control characters (a NUL would end the message early) are shown as JSON escapes.
+  std::string out;
+  for (const char c : key.substr(0, cut)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04X", u);
+      out += esc;
+    } else {
+      out += c;
+    }
+  }
+  if (cut < key.size()) out += "... (" + std::to_string(key.size()) + " bytes)";
+  return out;
 }
 
 Json parse_json(const std::string& text, const std::string& label) {
