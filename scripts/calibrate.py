@@ -4,9 +4,10 @@
 Three constants per accelerator family -- large-GEMM efficiency, per-kernel launch cost and fused
 attention efficiency -- are fitted by coordinate search to minimise the mean absolute error of
 tokens/s per chip over that family's rows. Blackwell parts (b200, gb200) share one fit, since they
-are the same die and have few rows each. Then one constant per framework profile -- the kernel
-efficiency of its stack relative to FSDP's (fixed at 1) -- is fitted over the rows that use it,
-across every accelerator; the two fits alternate. Nothing is fitted per row, model or source.
+are the same die and have few rows each. Then one to three constants per framework profile (see
+FRAMEWORKS: the kernel efficiency of its stack relative to FSDP's, fixed at 1, and how much
+communication it overlaps) are fitted over the rows that use it, across every accelerator; the two
+fits alternate. Nothing is fitted per row, model or source.
 
   scripts/calibrate.py                      print the fit
   scripts/calibrate.py --write              write it into presets/accelerators.json
@@ -41,6 +42,15 @@ def find_cli(path):
             return p
     sys.exit("calibrate.py: build the CLI first (cmake --preset debug && cmake --build --preset debug)")
 
+
+# The mechanism behind a fitted overlap, kept beside the fit in the preset's source note.
+WHY = {"tp_overlap": ". Mechanism: Megatron-Core overlaps tensor-parallel collectives with GEMMs "
+                     "(--tp-comm-overlap, Transformer Engine userbuffers)",
+       "ep_overlap": ". Mechanism: Megatron-Core can overlap one micro-batch's expert-parallel "
+                     "all-to-all with another's compute in the 1F1B steady state "
+                     "(--overlap-moe-expert-parallel-comm); recalled, not re-checked",
+       "dp_overlap": ". Mechanism: prefetching overlaps one submodule's gather with the previous "
+                     "one's compute (Rajbhandari et al. 2020, ZeRO, Section 5.3)"}
 
 # An accelerator group without rows (leave-one-source-out) takes the fit of its closest relative
 # with rows (the same vendor's previous or next generation), else the mean of the fitted groups.
@@ -100,7 +110,8 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
     fw_by_id = {f["id"]: f for f in docs["frameworks"]["frameworks"]}
     result = {"accelerators": {}, "frameworks": {}}
     # A group or framework left without rows (leave-one-source-out) must not keep values fitted on
-    # the rows left out: it starts from the other groups' mean, or from 1 for a framework.
+    # the rows left out: a group takes its relative's fit or the other groups' mean (RELATIVES), a
+    # framework the prior of each constant (FRAMEWORKS).
     empty = [g for g, members in GROUPS.items()
              if objective(run(cli, docs, csv_path), lambda r, m=members: r["accelerator"] in m, exclude)[1] == 0]
     for fid in FRAMEWORKS:
@@ -140,7 +151,7 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
 
             params = [p[:3] for p in FRAMEWORKS[fid]]
             # Multiplicative steps need a non-zero start.
-            start = {k: max(fw_by_id[fid].get(k, 1.0), 0.05) for k, _, _ in params}
+            start = {k: max(fw_by_id[fid].get(k, prior), 0.05) for k, _, _, prior in FRAMEWORKS[fid]}
             val, best, n = descend(start, params, score, rounds)
             if n:
                 result["frameworks"][fid] = {"mae": best, "rows": n, **{k: round(v, 4) for k, v in val.items()}}
@@ -189,7 +200,7 @@ def main():
                 note["cite"] = (f"scripts/calibrate.py on the {r['rows']} published runs using {fw['id']} in "
                                 f"tests/data/published_runs.csv (MAE {100 * r['mae']:.1f}%)"
                                 + (", relative to fsdp = 1" if key == "compute_efficiency" else "")
-                                + "; see docs/accuracy.md")
+                                + "; see docs/accuracy.md" + WHY.get(key, ""))
                 note["date"] = TODAY
         for name, doc in docs.items():
             with open(os.path.join(ROOT, "presets", name + ".json"), "w") as f:

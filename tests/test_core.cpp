@@ -192,10 +192,10 @@ TEST(Collectives, SingleRailCarriesTheWholeBufferAcrossNodes) {
   // single-rail ring all of it; both pay the same ring latency.
   const Link intra{400e9, 3e-6}, inter{25e9, 15e-6};
   const double latency = 4 * 15e-6 + 4 * 7 * 3e-6;
-  EXPECT_NEAR(single_rail_reduce_scatter_s(1e9, 8, 4, intra, inter), 31.0 / 32 * 1e9 / 25e9 + latency, 1e-12);
+  EXPECT_NEAR(single_rail_reduce_scatter_s(1e9, 32, 8, 4, intra, inter), 31.0 / 32 * 1e9 / 25e9 + latency, 1e-12);
   EXPECT_NEAR(hierarchical_reduce_scatter_s(1e9, 8, 4, intra, inter),
               7.0 / 8 * 1e9 / 400e9 + 3.0 / 4 * 1e9 / 8 / 25e9 + latency, 1e-12);
-  EXPECT_EQ(single_rail_reduce_scatter_s(0, 8, 4, intra, inter), 0.0);
+  EXPECT_EQ(single_rail_reduce_scatter_s(0, 32, 8, 4, intra, inter), 0.0);
 }
 
 double breakdown(const Estimate& e, const std::string& name) {
@@ -260,12 +260,21 @@ TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {
   EXPECT_LT(breakdown(estimate(s), "dp_comm"), ep8 / 4);
 }
 
-TEST(Estimate, EpOverlapHidesItsShareOfTheAllToAll) {
+TEST(Estimate, EpOverlapHidesItsShareOfTheAllToAllInAPipeline) {
+  // The 1F1B steady state pairs one micro-batch's forward with another's backward; without a
+  // pipeline there is nothing to pair.
   Scenario s = moe_scenario(8);
+  s.plan.pp = 2;
+  s.plan.dp = 32;
   const double plain = breakdown(estimate(s), "ep_comm");
   ASSERT_GT(plain, 0);
   s.framework.ep_overlap = 0.75;
   EXPECT_NEAR(breakdown(estimate(s), "ep_comm"), plain / 4, 1e-9 * plain);
+  s.plan.pp = 1;
+  s.plan.dp = 64;
+  const double no_pipeline = breakdown(estimate(s), "ep_comm");
+  s.framework.ep_overlap = 0;
+  EXPECT_DOUBLE_EQ(breakdown(estimate(s), "ep_comm"), no_pipeline);
 }
 
 TEST(Estimate, InterleavedChunksHideMoreOfTheGradientReduction) {
@@ -283,6 +292,38 @@ TEST(Estimate, InterleavedChunksHideMoreOfTheGradientReduction) {
   const double interleaved = breakdown(estimate(s), "dp_comm");
   EXPECT_LT(interleaved, plain);
   EXPECT_GT(interleaved, 0);
+  // The last chunk's share can hide only behind that chunk's own backward: with nothing to hide
+  // behind (no overlap) both schedules expose the whole reduction.
+  s.framework.dp_overlap = 0;
+  const double exposed = breakdown(estimate(s), "dp_comm");
+  s.plan.vpp = 1;
+  EXPECT_DOUBLE_EQ(breakdown(estimate(s), "dp_comm"), exposed);
+}
+
+TEST(Estimate, ExpertParallelismBeyondDpTakesTensorParallelRanks) {
+  // One 8-GPU node, tp 8, dp 1, ep 8: each GPU holds one whole expert (expert tp 1), the same
+  // weight bytes as splitting every expert 8 ways, and the all-to-all stays inside the node.
+  Scenario s = moe_scenario(8);
+  s.nodes = 1;
+  s.global_batch = 8;
+  s.plan = {8, 1, 1, 1, 8, 1, true, 1, 1, Recompute::selective};
+  ASSERT_FALSE(check_plan(s));
+  EXPECT_EQ(expert_tp(s.plan), 1);
+  const Estimate whole = estimate(s);
+  Scenario split = s;
+  split.plan.ep = 1;
+  EXPECT_NEAR(whole.memory.weights_gib, estimate(split).memory.weights_gib, 1e-9);
+  Scenario over_dp = s;  // the same 8 micro-batches per step, each GPU with its own tokens
+  over_dp.plan = {1, 1, 8, 1, 8, 1, false, 1, 1, Recompute::selective};
+  over_dp.global_batch = 64;
+  EXPECT_LT(breakdown(whole, "ep_comm"), breakdown(estimate(over_dp), "ep_comm"));
+  // ep neither dividing dp x cp nor a multiple of it has no expert layout: named, not guessed.
+  s.nodes = 3;
+  s.global_batch = 12;
+  s.plan = {2, 1, 12, 1, 8, 1, true, 1, 1, Recompute::selective};
+  const auto p = check_plan(s);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "parallel.ep");
 }
 
 TEST(Estimate, MoreChipsNeverLowerStepFlops) {

@@ -283,6 +283,9 @@ TEST(PresetErrors, ZeroAndNegativeSizes) {
   doc = builtin_json("presets/frameworks.json");
   doc["frameworks"][0]["dp_overlap"] = 1.5;
   EXPECT_EQ(merge_error("f.json", doc), "f.json: frameworks[0].dp_overlap: must be <= 1 (got 1.5)");
+  doc = builtin_json("presets/frameworks.json");
+  doc["frameworks"][0]["ep_overlap"] = -0.1;
+  EXPECT_EQ(merge_error("f.json", doc), "f.json: frameworks[0].ep_overlap: must be >= 0 (got -0.1)");
 }
 
 TEST(PresetErrors, AbsurdSizesAreRejected) {
@@ -308,6 +311,13 @@ TEST(PresetErrors, WrongTypes) {
   doc = builtin_json("presets/models.json");
   doc["models"][0]["gated_ffn"] = 1;
   EXPECT_EQ(merge_error("m.json", doc), "m.json: models[0].gated_ffn: must be true or false (got 1)");
+  doc = builtin_json("presets/frameworks.json");
+  doc["frameworks"][0]["dp_all_nics"] = "no";
+  EXPECT_EQ(merge_error("f.json", doc),
+            "f.json: frameworks[0].dp_all_nics: must be true or false (got string \"no\")");
+  doc["frameworks"][0]["dp_all_nics"] = std::string("\0\x01", 2);
+  EXPECT_EQ(merge_error("f.json", doc),
+            "f.json: frameworks[0].dp_all_nics: must be true or false (got string \"\\u0000\\u0001\")");
   doc = builtin_json("presets/instances.json");
   doc["instances"][0]["intra"] = 5;
   EXPECT_EQ(merge_error("i.json", doc), "i.json: instances[0].intra: must be an object (got 5)");

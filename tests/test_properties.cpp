@@ -181,7 +181,7 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   if (m.moe_experts > 0) {
     std::vector<int> eps;
     for (int e : divisors(m.moe_experts, m.moe_experts))
-      if ((tp * dp * cp) % e == 0) eps.push_back(e);
+      if ((dp * cp) % e == 0 || (e % (dp * cp) == 0 && tp % (e / (dp * cp)) == 0)) eps.push_back(e);  // check_plan's rule
     ep = g.pick(eps);
   }
   const int zero = g.uniform(0, fw.max_zero);

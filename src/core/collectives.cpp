@@ -45,9 +45,8 @@ double hierarchical_reduce_scatter_s(double bytes, int n_intra, int n_inter, con
   return bytes > 0 ? bandwidth + ring_latency_s(n_intra, n_inter, intra, inter) : 0;
 }
 
-double single_rail_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
+double single_rail_reduce_scatter_s(double bytes, int n, int n_intra, int n_inter, const Link& intra,
                                     const Link& inter) {
-  const int n = n_intra * n_inter;
   const Link inter_bw{inter.bytes_per_s, 0};
   return bytes > 0 ? reduce_scatter_s(bytes, n, inter_bw) + ring_latency_s(n_intra, n_inter, intra, inter) : 0;
 }

@@ -26,10 +26,10 @@ double hierarchical_all_reduce_s(double bytes, int n_intra, int n_inter, const L
 // with a ring's latency over all n_intra x n_inter ranks.
 double hierarchical_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
                                      const Link& inter);
-// A ring over the same ranks whose node-to-node traffic is not spread over the node's NICs:
-// every rank's (n-1)/n share of the buffer leaves through its own NIC share; the latency is the
-// ring's as above.
-double single_rail_reduce_scatter_s(double bytes, int n_intra, int n_inter, const Link& intra,
+// A ring over n ranks (n_intra per node on n_inter nodes) whose node-to-node traffic is not
+// spread over the node's NICs: every rank's (n-1)/n share of the buffer leaves through its own
+// share of the node's NICs (all ranks send at once); the latency is the ring's as above.
+double single_rail_reduce_scatter_s(double bytes, int n, int n_intra, int n_inter, const Link& intra,
                                     const Link& inter);
 
 }  // namespace tc

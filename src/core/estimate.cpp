@@ -63,6 +63,7 @@ struct Ctx {
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
   double kv = 0;                // K or V width: kv_heads x head_dim
+  int etp = 1;                  // tensor-parallel degree of the expert layers
 
   explicit Ctx(const Scenario& scenario)
       : sc(scenario), m(scenario.model), pl(scenario.plan), params(count_params(scenario.model)) {
@@ -94,6 +95,7 @@ struct Ctx {
     on_chip.bytes_per_s = hbm_bytes_per_s / 2;  // a copy through on-chip memory reads and writes
     on_chip.latency_s = intra.latency_s / 2;
     kv = static_cast<double>(m.kv_heads) * head_dim(m);
+    etp = expert_tp(pl);
   }
 
   const AcceleratorCalibration& cal() const { return sc.accelerator.cal; }
@@ -137,7 +139,7 @@ struct Ctx {
     if (n <= 1 || bytes <= 0) return 0;
     const Span sp = span_of(n, stride, devices_per_node);
     if (!sc.framework.dp_all_nics && sp.n_inter > 1)
-      return single_rail_reduce_scatter_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
+      return single_rail_reduce_scatter_s(bytes, n, sp.n_intra, sp.n_inter, intra, inter);
     return group_reduce_scatter_s(bytes, n, stride);
   }
   double dp_all_reduce_s(double bytes, int n, int stride) const {
@@ -146,10 +148,15 @@ struct Ctx {
   }
   // Expert weights are replicated only over the data-parallel ranks outside their expert-parallel
   // group (Megatron-Core's expert data parallelism), at a stride of the ep group's span.
+  // When ep also takes tp ranks, every expert shard has a single replica. (With cp > 1 the real
+  // group mixes cp and dp strides; the wider stride used here can only overstate its span.)
   int expert_dp() const {
     return m.moe_experts > 0 && pl.ep > 1 ? std::max(1, pl.dp * pl.cp / pl.ep) : pl.dp * pl.cp;
   }
   int expert_dp_stride() const { return m.moe_experts > 0 && pl.ep > 1 ? pl.tp * pl.cp * pl.ep : pl.tp; }
+  // The ep group's ranks: dp-like replicas at stride tp x cp, or, when it takes tp ranks,
+  // consecutive blocks of expert_tp ranks.
+  int ep_stride() const { return etp == pl.tp ? pl.tp * pl.cp : etp; }
   double group_all_to_all_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
     if (n * stride <= sc.accelerator.devices_per_chip) return all_to_all_s(bytes, n, on_chip);
@@ -190,9 +197,11 @@ LayerTimes layer_times(const Ctx& x) {
   add(x.linear(T, h, q / t, frozen));
   const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
   if (m.moe_experts > 0) {
-    // Balanced routing: each local expert sees the ep group's routed tokens over all experts.
+    // Balanced routing: each local expert sees the routed tokens of the data replicas in its ep
+    // group (ep x etp / tp of them) over all experts, and computes its 1/etp of the FFN width.
     const double local_experts = static_cast<double>(m.moe_experts) / pl.ep;
-    const double tokens_per_expert = T * m.moe_top_k * pl.ep / m.moe_experts;
+    const double tokens_per_expert = T * m.moe_top_k * (static_cast<double>(pl.ep) * x.etp / t) / m.moe_experts;
+    const double et = x.etp, expert_in = (m.gated_ffn ? 2.0 : 1.0) * f / et;
     // Every local expert runs the same GEMMs: one evaluation times the count keeps the time
     // bounded for any number of experts.
     auto add_n = [&](double count, Ctx::Pass p) {
@@ -200,8 +209,8 @@ LayerTimes layer_times(const Ctx& x) {
       r.matmul_bwd += count * p.bwd;
     };
     const double n_local = std::ceil(local_experts);
-    add_n(n_local, x.linear(tokens_per_expert, ffn_in, h, frozen));
-    add_n(n_local, x.linear(tokens_per_expert, h, f / t, frozen));
+    add_n(n_local, x.linear(tokens_per_expert, expert_in, h, frozen));
+    add_n(n_local, x.linear(tokens_per_expert, h, f / et, frozen));
     add_n(m.moe_shared_experts, x.linear(T, ffn_in, h, frozen));
     add_n(m.moe_shared_experts, x.linear(T, h, f / t, frozen));
     add(x.linear(T, m.moe_experts, h, frozen));
@@ -280,7 +289,10 @@ LayerTimes layer_times(const Ctx& x) {
     const double tokens = pl.sequence_parallel ? T / t : T;
     const double bytes = tokens * std::min(m.moe_top_k, pl.ep) * h * x.act_bytes;
     // Frameworks that overlap one micro-batch's all-to-all with another's compute hide a share.
-    const double one = x.group_all_to_all_s(bytes, pl.ep, pl.tp * pl.cp) * (1.0 - x.sc.framework.ep_overlap);
+    // That pairs a forward with another micro-batch's backward, as the steady state of a 1F1B
+    // pipeline schedule does; without a pipeline micro-batches run one after another.
+    const double hidden = pl.pp > 1 && x.micro_batches > 1 ? x.sc.framework.ep_overlap : 0.0;
+    const double one = x.group_all_to_all_s(bytes, pl.ep, x.ep_stride()) * (1.0 - hidden);
     r.ep_fwd = 2 * one;
     r.ep_bwd = 2 * one;
   }
@@ -317,7 +329,7 @@ EdgeTimes edge_times(const Ctx& x) {
 
 // Routed-expert parameters held by a device of any stage (they shard over expert_dp, not dp).
 double stage_expert_params(const Ctx& x) {
-  return x.stage_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.pl.tp;
+  return x.stage_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.etp;
 }
 
 // Parameters a rank keeps after ZeRO sharding: dense ones over dp x cp, routed experts over
@@ -339,8 +351,7 @@ double stage_params(const Ctx& x, bool first, bool last) {
   const ParamCounts& c = x.params;
   const double t = x.pl.tp;
   const double dense = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts;
-  const double experts = x.m.moe_experts * c.expert / x.pl.ep;
-  double p = x.stage_layers * (dense + experts) / t;
+  double p = x.stage_layers * dense / t + stage_expert_params(x);
   if (first) p += c.embeddings / t;
   if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
                                                 ? static_cast<double>(x.m.vocab) * x.m.hidden
@@ -376,6 +387,12 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
 }
 
 }  // namespace
+
+int expert_tp(const ParallelPlan& pl) {
+  const int dp_n = pl.dp * pl.cp;
+  if (pl.ep <= 1 || dp_n % pl.ep == 0) return pl.tp;
+  return std::max(1, pl.tp * dp_n / pl.ep);
+}
 
 int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
 int chips_of(const Scenario& s) {
@@ -455,10 +472,14 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     if (m.moe_experts == 0) return bad("parallel.ep", "needs a mixture-of-experts model");
     if (m.moe_experts % pl.ep != 0)
       return bad("parallel.ep", num(pl.ep) + " does not divide moe_experts (" + num(m.moe_experts) + ")");
-    // Megatron-core carves expert-parallel groups out of tp x dp x cp ranks.
-    if ((pl.tp * pl.dp * pl.cp) % pl.ep != 0)
-      return bad("parallel.ep", num(pl.ep) + " does not divide tp x dp x cp (" +
-                                    num(pl.tp * pl.dp * pl.cp) + ")");
+    // Megatron-core carves expert-parallel groups out of tp x dp x cp ranks (see expert_tp).
+    const int dp_n = pl.dp * pl.cp;
+    const bool inside_dp = dp_n % pl.ep == 0;
+    const bool takes_tp = pl.ep % dp_n == 0 && pl.tp % (pl.ep / dp_n) == 0;
+    if (!inside_dp && !takes_tp)
+      return bad("parallel.ep", num(pl.ep) + " must divide dp x cp (" + num(dp_n) +
+                                    "), or be a multiple of it that divides tp x dp x cp (" +
+                                    num(pl.tp * dp_n) + ")");
   }
   if (pl.zero < 0 || pl.zero > 3) return bad("parallel.zero", "must be 0, 1, 2 or 3");
   if (pl.zero > s.framework.max_zero)
@@ -628,29 +649,36 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double overlap = s.framework.dp_overlap;
   const double grad_bytes = trainable * s.framework.grad_bytes;
   const double wbytes = activation_bytes(s.precision);
-  // One reduce-scatter (or all-gather) of per-device buffers: the dense share over dp x cp, the
-  // routed experts' share over their expert-data-parallel group.
-  auto dp_rs = [&](double dense_bytes, double expert_bytes) {
-    return x.dp_reduce_scatter_s(dense_bytes, dp_n, pl.tp) +
-           x.dp_reduce_scatter_s(expert_bytes, x.expert_dp(), x.expert_dp_stride());
+  // One reduce-scatter (or all-gather; all-reduce for ZeRO-0) of per-device buffers: the dense
+  // share over dp x cp, the routed experts' share over their expert-data-parallel group, as one
+  // collective when the two groups are the same.
+  const bool same_group = x.expert_dp() == dp_n && x.expert_dp_stride() == pl.tp;
+  auto dp_collective = [&](double dense_bytes, double expert_bytes, bool all_reduce) {
+    auto one = [&](double bytes, int ranks, int stride) {
+      return all_reduce ? x.dp_all_reduce_s(bytes, ranks, stride) : x.dp_reduce_scatter_s(bytes, ranks, stride);
+    };
+    if (same_group) return one(dense_bytes + expert_bytes, dp_n, pl.tp);
+    return one(dense_bytes, dp_n, pl.tp) + one(expert_bytes, x.expert_dp(), x.expert_dp_stride());
   };
   double dp_exposed = 0;
   if (dp_n > 1 && pl.zero < 3) {
-    const double dense_grads = (trainable - trainable_experts) * s.framework.grad_bytes;
-    const double expert_grads = trainable_experts * s.framework.grad_bytes;
-    const double comm = pl.zero == 0
-                            ? x.dp_all_reduce_s(dense_grads, dp_n, pl.tp) +
-                                  x.dp_all_reduce_s(expert_grads, x.expert_dp(), x.expert_dp_stride())
-                            : dp_rs(dense_grads, expert_grads) +
-                                  dp_rs((trainable - trainable_experts) * wbytes, trainable_experts * wbytes);
-    // With an interleaved schedule each model chunk's reduction starts when its last backward
-    // ends (Megatron-Core's per-chunk grad_sync_func): all but the last chunk's hide behind the
-    // remaining chunks' backward of the last min(m, pp) micro-batches (Narayanan et al. 2021,
-    // Section 2.2.2 for the schedule).
-    const double window = pl.vpp > 1 ? std::max(1.0, std::min<double>(mbs, pl.pp) * (pl.vpp - 1.0) / pl.vpp) : 1.0;
-    const double hideable = overlap * window * n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);
+    const double dense = trainable - trainable_experts;
+    const double comm =
+        pl.zero == 0 ? dp_collective(dense * s.framework.grad_bytes, trainable_experts * s.framework.grad_bytes, true)
+                     : dp_collective(dense * s.framework.grad_bytes, trainable_experts * s.framework.grad_bytes, false) +
+                           dp_collective(dense * wbytes, trainable_experts * wbytes, false);
+    // Each model chunk's reduction starts when its last backward ends (Megatron-Core's per-chunk
+    // grad_sync_func; the interleaved schedule of Narayanan et al. 2021, Section 2.2.2): the
+    // first v-1 chunks' share hides behind the later chunks' backward of the last min(m, pp)
+    // micro-batches, the last chunk's only behind its own last backward, except the final bucket.
+    // Without interleaving (v = 1) that is DDP's overlap with the last backward (Li et al. 2020).
+    const double v = pl.vpp;
+    const double bwd = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);  // one micro-batch
     const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
-    dp_exposed = std::max(comm - hideable, comm * bucket);
+    const double early = comm * (v - 1) / v, last = comm / v;
+    const double early_window = std::min<double>(mbs, pl.pp) * (v - 1) / v * bwd;
+    dp_exposed = std::max(0.0, early - overlap * early_window) +
+                 std::max(last - overlap * bwd / v, std::min(last, comm * bucket));
   } else if (dp_n > 1) {
     // ZeRO-3 / FSDP full shard: every layer's weights are all-gathered before its forward and
     // again before its backward, and its gradients reduce-scattered after, in every micro-batch.
@@ -661,9 +689,9 @@ Estimate estimate(const Scenario& s, bool complete) {
     // Frameworks that gather per parameter tensor rather than per block pay the ring latency more
     // often: the layer's bytes split over zero3_gathers_per_layer collectives.
     const int k = s.framework.zero3_gathers_per_layer;
-    const double ag = k * dp_rs((p_dev - experts) * per_layer * wbytes / k, experts * per_layer * wbytes / k);
-    const double rs = k * dp_rs((trainable - trainable_experts) * per_layer * s.framework.grad_bytes / k,
-                                trainable_experts * per_layer * s.framework.grad_bytes / k);
+    const double ag = k * dp_collective((p_dev - experts) * per_layer * wbytes / k, experts * per_layer * wbytes / k, false);
+    const double rs = k * dp_collective((trainable - trainable_experts) * per_layer * s.framework.grad_bytes / k,
+                                        trainable_experts * per_layer * s.framework.grad_bytes / k, false);
     const double fwd = L.matmul_fwd + L.attention_fwd + L.memory_fwd;
     const double bwd = L.matmul_bwd + L.attention_bwd + L.memory_bwd + mb_recompute / std::max(1.0, n);
     const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;

@@ -20,6 +20,12 @@ std::optional<InputProblem> check_plan(const Scenario& s);
 int devices_of(const Scenario& s);
 int chips_of(const Scenario& s);
 
+// Tensor-parallel degree of the expert layers. Megatron-Core forms expert groups from the
+// tp x dp x cp ranks of a stage (expert-tensor x expert x expert-data parallel): when ep divides
+// dp x cp the experts split over tp like dense layers; when ep is a multiple of dp x cp it also
+// takes tp ranks, and each expert splits over the tp ranks left (tp x dp x cp / ep).
+int expert_tp(const ParallelPlan& pl);
+
 // Sequence length of one sample: the model's seq_len, or the patch count for ViT.
 int tokens_per_sample(const ModelShape& m);
 

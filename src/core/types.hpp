@@ -126,7 +126,7 @@ struct PlanRequest {
 // Framework behaviour that is not hardware: overlap of communication, gradient precision.
 struct FrameworkProfile {
   std::string id = "megatron";
-  double dp_overlap = 0.9;        // share of one micro-batch's backward that hides DP reduction
+  double dp_overlap = 0.9;        // share of the backward after a chunk's gradients are ready that hides their DP reduction
   double tp_overlap = 0.0;        // share of TP collectives hidden behind GEMMs
   double ep_overlap = 0.0;        // share of EP all-to-alls hidden behind other micro-batches' compute
   bool dp_all_nics = true;        // DP collectives spread a node's traffic over all its NICs

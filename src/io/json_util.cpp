@@ -130,13 +130,11 @@ class KeyChecker : public nlohmann::json_sax<Json> {
 
 }  // namespace
 
-std::string shown_key(std::string_view key) {
-  constexpr std::size_t kShown = 64;
-  std::size_t cut = key.size() <= kShown ? key.size() : kShown - 3;
-  while (cut < key.size() && cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
-  // Control characters (a NUL would end the message early) are shown as JSON escapes.
+std::string shown_text(std::string_view text, std::size_t max) {
+  std::size_t cut = text.size() <= max ? text.size() : max - 3;
+  while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
   std::string out;
-  for (const char c : key.substr(0, cut)) {
+  for (const char c : text.substr(0, cut)) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7F) {
       char esc[8];
@@ -146,9 +144,11 @@ std::string shown_key(std::string_view key) {
       out += c;
     }
   }
-  if (cut < key.size()) out += "... (" + std::to_string(key.size()) + " bytes)";
+  if (cut < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
   return out;
 }
+
+std::string shown_key(std::string_view key) { return shown_text(key, 64); }
 
 Json parse_json(const std::string& text, const std::string& label) {
   if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
@@ -177,9 +177,7 @@ std::string format_number(double v) {
 
 std::string describe_value(const Json& v) {
   if (v.is_string()) {
-    std::string s = v.get<std::string>();
-    if (s.size() > 40) s = s.substr(0, 37) + "...";
-    return "string \"" + s + "\"";
+    return "string \"" + shown_text(v.get<std::string>(), 40) + "\"";
   }
   if (v.is_number()) return format_number(v.get<double>());
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";

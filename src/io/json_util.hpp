@@ -25,7 +25,10 @@ constexpr std::size_t kMaxTextLength = 2000;    // source citations and notes
 constexpr std::size_t kMaxJsonDepth = 64;       // nesting of arrays and objects in any input
 
 std::string path_key(const std::string& base, std::string_view key);
-// A key from the input as shown in a path: at most 64 characters, longer ones cut with their length.
+// Text from the input as shown in a message: control characters as JSON escapes (a NUL would end
+// the message), cut after about `max` bytes on a whole UTF-8 character, with the original length.
+std::string shown_text(std::string_view text, std::size_t max);
+// A key from the input as shown in a path: shown_text of at most 64 bytes.
 std::string shown_key(std::string_view key);
 std::string path_index(const std::string& base, std::size_t index);
 

@@ -33,7 +33,7 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
   j["plan"] = {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep},
                {"vpp", p.vpp}, {"sequence_parallel", p.sequence_parallel}, {"zero", p.zero},
                {"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)},
-               {"grad_accum", e.grad_accum}};
+               {"grad_accum", e.grad_accum}, {"expert_tp", expert_tp(p)}};
   j["plans_considered"] = e.plans_considered;
   j["global_batch"] = s.global_batch;
   j["params"] = e.params;
@@ -99,7 +99,8 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
     << to_string(s.precision) << "\n";
   const ParallelPlan& p = e.plan;
   o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp << "), dp " << p.dp << ", cp "
-    << p.cp << ", ep " << p.ep << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
+    << p.cp << ", ep " << p.ep << (expert_tp(p) != p.tp ? " (expert tp " + std::to_string(expert_tp(p)) + ")" : "")
+    << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
     << ", micro-batch " << p.micro_batch << " x " << e.grad_accum << " accumulation, recompute "
     << to_string(p.recompute) << "  (" << e.plans_considered << " plans considered)\n\n";
   o << "step time       " << format_duration(e.step_time_s) << "\n";
