@@ -17,6 +17,7 @@ void panel_bill(AppState& s) {
   }
   const CostResult& r = o->cost->result;
   const Bill& b = r.bill;
+  ImGui::PushTextWrapPos(0.0f);  // notes and tier lines are long: wrap them at the panel's edge
   if (ImGui::BeginTable("bill", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("item");
     ImGui::TableSetupColumn("USD");
@@ -70,6 +71,7 @@ void panel_bill(AppState& s) {
          (c.payback_months ? ", pays back the migration in " + fmt_fixed(*c.payback_months, 1) + " months"
                            : std::string(", never pays back the migration")));
   }
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace tc::ui

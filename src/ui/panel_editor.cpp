@@ -361,7 +361,7 @@ void panel_editor(AppState& s) {
     knob(s, "pipeline (pp)", "parallel.pp", 1, 1 << 20, p.pp, true, "Pipeline stages.");
     knob(s, "data (dp)", "parallel.dp", 1, 100000000, p.dp, true, "Data parallel replicas.");
     knob(s, "context (cp)", "parallel.cp", 1, 1 << 20, p.cp, false, "Context parallel degree.");
-    knob(s, "expert (ep)", "parallel.ep", 1, 1 << 20, p.ep, false, "Expert parallel degree (MoE).");
+    knob(s, "expert (ep)", "parallel.ep", 1, 1 << 20, p.ep, false, "Expert parallel degree (MoE): divides dp x cp, or is a multiple of it that also takes tp ranks (the experts then split over tp x dp x cp / ep ranks).");
     knob(s, "virtual stages", "parallel.vpp", 1, 1 << 20, p.vpp, true, "Interleaved pipeline chunks per stage.");
     knob(s, "ZeRO stage", "parallel.zero", 0, 3, p.zero, true, "0-3; FSDP full shard is 3.");
     {
@@ -382,10 +382,19 @@ void panel_editor(AppState& s) {
       }
       help_marker("Activation recomputation. auto: the plan search picks the fastest that fits.");
     }
-    if (e) text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
-                         std::to_string(e->plan.dp) + ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
-                         std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
-                         std::to_string(e->plans_considered) + " plans)");
+    if (e) {
+      ImGui::PushTextWrapPos(0.0f);
+      const int etp = expert_tp(e->plan);
+      text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
+                    std::to_string(e->plan.dp) +
+                    (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) +
+                                          (etp != e->plan.tp ? " (expert tp " + std::to_string(etp) + ")" : "")
+                                    : std::string()) +
+                    ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
+                    std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
+                    std::to_string(e->plans_considered) + " plans)");
+      ImGui::PopTextWrapPos();
+    }
   }
 
   if (ImGui::CollapsingHeader("Training amount", ImGuiTreeNodeFlags_DefaultOpen)) {

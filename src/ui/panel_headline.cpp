@@ -1,4 +1,6 @@
 // Headline cards: the four numbers a reader wants first.
+#include <cctype>
+
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -71,12 +73,16 @@ void panel_headline(AppState& s) {
   card("Per 1M tokens", per_m, per_m_sub, w, stale);
   ImGui::SameLine();
   card("MFU", fmt_percent(e.mfu), mfu_sub, w, stale);
+  // The band, the summary and the warnings are long: wrap them at the panel's edge.
+  ImGui::PushTextWrapPos(0.0f);
   const std::string band = "Typically within " + fmt_fixed(100 * u.mean_abs_error, 0) + "% (" + u.basis +
                            "); ranges span the 10th to 90th percentile of their errors.";
   if (u.covered) {
     text_disabled(band);
   } else {
-    text_colored(kColorAccent, band + " " + u.note + ".");
+    std::string note = u.note;  // a sentence of its own after the band's
+    if (!note.empty()) note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+    text_colored(kColorAccent, band + " " + note + ".");
   }
   text_disabled(o->spec.model_id + " on " + std::to_string(o->spec.scenario.nodes) + " x " + o->spec.instance_id + " = " +
                 std::to_string(e.chips) + " " + o->spec.scenario.accelerator.name + ", " + fmt_si(e.tokens_per_s) +
@@ -84,6 +90,7 @@ void panel_headline(AppState& s) {
   for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + w2);
   if (o->cost)
     for (const auto& w2 : o->cost->result.warnings) text_colored(kColorAccent, "! " + w2);
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace tc::ui
