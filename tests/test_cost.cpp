@@ -80,6 +80,7 @@ Instance p5() {
   i.inter_node_gbps = 3200;
   i.host_power_w = 1600;
   i.prices = {price("on_demand", 55.04), price("reserved_3y", 23.77728), price("capacity_block", 41.528, "us-east-1", "2026-07-22")};
+  i.price_history = {price("on_demand", 98.32, "us-east-1", "2025-05-31")};
   i.spot_discount = 0.55;
   return i;
 }
@@ -521,6 +522,9 @@ TEST_F(ClaimFixture, PriceClaims) {
   auto r = check(c);
   EXPECT_EQ(r.verdict, tc::Verdict::implausible);
   EXPECT_TRUE(contains(joined(r.reasons), "$55.04/h (us-east-1, 2025-11-30)")) << joined(r.reasons);
+  // ...and names where $98.32 comes from: the list price before AWS's June 2025 cut.
+  EXPECT_TRUE(contains(joined(r.reasons), "p5.48xlarge on_demand $98.32/h, the list price until 2025-05-31"))
+      << joined(r.reasons);
 
   c.usd_per_hour = 55.04;
   EXPECT_EQ(check(c).verdict, tc::Verdict::ok);

@@ -130,11 +130,12 @@ TEST(PresetBuiltin, EveryFigureHasADatedSource) {
         ++checked;
       };
       for (auto it = entry.begin(); it != entry.end(); ++it) {
-        if (it.key() == "sources" || it.key() == "prices") continue;
+        if (it.key() == "sources" || it.key() == "prices" || it.key() == "price_history") continue;
         walk(*it, it.key());
       }
-      if (entry.contains("prices")) {
-        for (const auto& p : entry.at("prices")) {
+      for (const char* key : {"prices", "price_history"}) {
+        if (!entry.contains(key)) continue;
+        for (const auto& p : entry.at(key)) {
           EXPECT_TRUE(tc::io::is_valid_date(p.at("date").get<std::string>())) << id;
           EXPECT_FALSE(p.at("source").get<std::string>().empty()) << id;
           ++checked;
@@ -376,6 +377,19 @@ TEST(PresetErrors, InstanceRules) {
   doc = builtin_json("presets/instances.json");
   doc["instances"][3].erase("price_note");
   EXPECT_TRUE(contains(merge_error("i.json", doc), "instances[3].price_note: missing"));
+  // An earlier price may repeat a tier, on another date only.
+  {
+    Json doc = builtin_json("presets/instances.json");
+    Json& x = doc["instances"][6];
+    x["price_history"] = Json::array({x["prices"][0], x["prices"][0]});
+    x["price_history"][1]["date"] = "2024-01-31";
+    PresetLibrary lib = builtin();
+    EXPECT_NO_THROW(tc::io::merge_preset_json(lib, "i.json", doc.dump()));
+    EXPECT_EQ(lib.instance(x["id"].get<std::string>())->price_history.size(), 2u);
+    x["price_history"][1]["date"] = x["price_history"][0]["date"];
+    EXPECT_TRUE(contains(merge_error("i.json", doc), "i.json: instances[6].price_history[1].tier: duplicate tier"))
+        << merge_error("i.json", doc);
+  }
   // Two prices of one tier would make a lookup arbitrary.
   doc = builtin_json("presets/instances.json");
   doc["instances"][1]["prices"].push_back(doc["instances"][1]["prices"][0]);

@@ -86,6 +86,13 @@ std::string price_matches(double claimed, const Instance& self, const std::strin
       if (inst.id != self.id && p.tier != tier) continue;
       if (std::abs(claimed / p.price_usd_per_hour - 1) <= 0.02) hits.push_back(describe_price(inst, p));
     }
+    // An earlier list price of the same tier: figures outlive price changes in blogs and decks.
+    for (const auto& p : inst.price_history) {
+      if (p.tier != tier || !(p.price_usd_per_hour > 0)) continue;
+      if (std::abs(claimed / p.price_usd_per_hour - 1) <= 0.02)
+        hits.push_back(inst.id + " " + p.tier + " " + usd(p.price_usd_per_hour) + "/h, the list price until " +
+                       p.date + " (" + p.region + ")");
+    }
   };
   bool self_scanned = false;
   if (ctx.instances)

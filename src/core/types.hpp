@@ -73,6 +73,9 @@ struct Instance {
   Fabric inter;                   // latency and efficiency of the network (gbps_per_chip unused)
   double host_power_w = 0;        // CPUs, NICs, fans: added to chip power for energy
   std::vector<PriceTier> prices;  // empty: no public price
+  // Earlier list prices that no longer apply, each dated by its last day; never billed, only
+  // recognised when a claim quotes one.
+  std::vector<PriceTier> price_history;
   double spot_discount = 0;       // typical fraction off on-demand; 0 = no spot offered
   std::string source;
 };

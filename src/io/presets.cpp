@@ -55,7 +55,7 @@ const std::vector<std::string_view> kInstanceKeys = {
     "id",           "name",          "accelerator", "chips_per_node",
     "intra",        "inter_node_gbps", "inter",     "host_power_w",
     "prices",       "price_note",    "spot_discount", "spot_interruptions_per_hour",
-    "sources"};
+    "price_history", "sources"};
 const std::vector<std::string_view> kModelKeys = {
     "id",          "name",         "kind",         "layers",
     "hidden",      "ffn_hidden",   "heads",        "kv_heads",     "head_dim",
@@ -276,9 +276,11 @@ void read_fabric(const Json& j, std::string_view key, const std::string& path, N
   if (f.want("efficiency")) fab.efficiency = get_positive(o, "efficiency", fp, 1);
 }
 
-std::vector<PriceTier> read_prices(const Json& j, const std::string& path) {
-  const std::string pp = path_key(path, "prices");
-  const Json& arr = get_array(j, "prices", path, 100);
+// `key` "prices": one entry per tier. "price_history": earlier prices, one per tier and date.
+std::vector<PriceTier> read_prices(const Json& j, const std::string& path, std::string_view key = "prices") {
+  const bool history = key == "price_history";
+  const std::string pp = path_key(path, key);
+  const Json& arr = get_array(j, key, path, 100);
   std::vector<PriceTier> prices;
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string p = path_index(pp, i);
@@ -290,10 +292,11 @@ std::vector<PriceTier> read_prices(const Json& j, const std::string& path) {
     t.date = get_date(arr[i], "date", p);
     t.source = get_string(arr[i], "source", p, kMaxTextLength);
     for (std::size_t k = 0; k < prices.size(); ++k) {
-      if (prices[k].tier == t.tier) {
-        // Consumers pick a price by tier: two of a kind would make the choice arbitrary.
-        throw InputError(path_key(p, "tier"), "duplicate tier '" + t.tier + "' (also prices[" +
-                                                  std::to_string(k) + "])");
+      if (prices[k].tier == t.tier && (!history || prices[k].date == t.date)) {
+        // Consumers pick a price by tier (and date): two of a kind would make the choice arbitrary.
+        throw InputError(path_key(p, "tier"), "duplicate tier '" + t.tier + "'" +
+                                                  (history ? " on " + t.date : std::string()) + " (also " +
+                                                  std::string(key) + "[" + std::to_string(k) + "])");
       }
     }
     prices.push_back(std::move(t));
@@ -328,6 +331,7 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   if (f.want("inter")) read_fabric(j, "inter", path, inner, false, x.inter);
   if (f.want("host_power_w")) x.host_power_w = get_number(j, "host_power_w", path, 0, kMaxHostPowerW);
   if (f.want("prices")) x.prices = read_prices(j, path);
+  if (has_key(j, "price_history")) x.price_history = read_prices(j, path, "price_history");
   info.id = x.id;
   if (has_key(j, "price_note")) info.price_note = get_string(j, "price_note", path, kMaxTextLength);
   if (f.want("spot_discount")) x.spot_discount = get_number(j, "spot_discount", path, 0, 0.99);
