@@ -55,11 +55,24 @@ Uncertainty uncertainty_for(const Scenario& s) {
   u.basis = acc + (with_framework ? " with " + s.framework.id : "") + ": " + std::to_string(u.runs) +
             " published runs";
   if (!u.covered) {
-    // Outside the data: the relative's band, doubled.
-    u.error_low *= 2;
-    u.error_high *= 2;
-    u.mean_abs_error *= 2;
-    u.note = "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled";
+    // Outside the data: the relative's band, widened by what leave-one-source-out measured for an
+    // accelerator whose runs were held out and which was predicted from its relative's fit
+    // (docs/accuracy.md); doubled when that measurement is missing.
+    const Json& t = table();
+    if (t.contains("unseen") && t["unseen"].contains("from_relative")) {
+      const Json& n = t["unseen"]["from_relative"];
+      u.error_low += std::min(0.0, n["error_p10"].get<double>());
+      u.error_high += std::max(0.0, n["error_p90"].get<double>());
+      u.mean_abs_error += n["mean_abs_error"].get<double>();
+      u.note = "no published runs for " + s.accelerator.id + "; band from " + acc +
+               ", widened by the error of accelerators predicted from a relative's calibration (" +
+               std::to_string(n["runs"].get<int>()) + " held-out runs)";
+    } else {
+      u.error_low *= 2;
+      u.error_high *= 2;
+      u.mean_abs_error *= 2;
+      u.note = "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled";
+    }
   }
   // Far outside the shapes and cluster sizes of the published runs (beyond twice their span).
   const Json& t = table();
