@@ -140,11 +140,12 @@ def coverage():
 
 
 def uncertainty(rows, unseen):
-    """Signed-error spread per accelerator and per (accelerator, framework) with >= 3 rows."""
+    """Signed-error spread per accelerator, per (accelerator, framework) and per framework, >= 3 rows."""
     groups = {}
     for r in rows:
         groups.setdefault(r["accelerator"], []).append(r["error"])
         groups.setdefault(r["accelerator"] + "/" + r["framework"], []).append(r["error"])
+        groups.setdefault("/" + r["framework"], []).append(r["error"])  # a framework on every accelerator
     out = []
     for key, errs in sorted(groups.items()):
         if len(errs) < 3:

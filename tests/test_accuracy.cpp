@@ -92,6 +92,18 @@ TEST(Uncertainty, CoveredAcceleratorUsesItsOwnRuns) {
   EXPECT_TRUE(u.note.empty()) << u.note;
 }
 
+TEST(Uncertainty, FrameworkNeverMeasuredOnTheAcceleratorSaysSoAndWidens) {
+  // Modern Megatron was measured on H100 and Blackwell only: on an A100 its efficiency is carried
+  // over, and the band says so.
+  const Uncertainty fsdp = uncertainty_for(on("a100-80gb", "fsdp"));
+  const Uncertainty u = uncertainty_for(on("a100-80gb", "megatron"));
+  EXPECT_TRUE(fsdp.note.empty()) << fsdp.note;
+  EXPECT_NE(u.note.find("no published megatron runs on a100-80gb"), std::string::npos) << u.note;
+  EXPECT_GT(u.error_high - u.error_low, uncertainty_for(on("a100-80gb", "megatron-2021")).error_high -
+                                            uncertainty_for(on("a100-80gb", "megatron-2021")).error_low);
+  EXPECT_GT(u.mean_abs_error, fsdp.mean_abs_error);
+}
+
 TEST(Uncertainty, UncoveredAcceleratorSaysSoAndWidens) {
   // The relative's band plus the spread leave-one-source-out measured for an accelerator predicted
   // from its relative's fit (presets/accuracy/uncertainty.json, "unseen").

@@ -382,12 +382,17 @@ TEST(PresetErrors, InstanceRules) {
     Json doc = builtin_json("presets/instances.json");
     Json& x = doc["instances"][6];
     x["price_history"] = Json::array({x["prices"][0], x["prices"][0]});
+    x["price_history"][0]["date"] = "2024-06-30";
     x["price_history"][1]["date"] = "2024-01-31";
     PresetLibrary lib = builtin();
     EXPECT_NO_THROW(tc::io::merge_preset_json(lib, "i.json", doc.dump()));
     EXPECT_EQ(lib.instance(x["id"].get<std::string>())->price_history.size(), 2u);
     x["price_history"][1]["date"] = x["price_history"][0]["date"];
     EXPECT_TRUE(contains(merge_error("i.json", doc), "i.json: instances[6].price_history[1].tier: duplicate tier"))
+        << merge_error("i.json", doc);
+    // A "history" entry dated on or after the current price is not history.
+    x["price_history"] = Json::array({x["prices"][0]});
+    EXPECT_TRUE(contains(merge_error("i.json", doc), "i.json: instances[6].price_history[0].date: must be before"))
         << merge_error("i.json", doc);
   }
   // Two prices of one tier would make a lookup arbitrary.

@@ -148,15 +148,14 @@ struct Ctx {
   }
   // Expert weights are replicated only over the data-parallel ranks outside their expert-parallel
   // group (Megatron-Core's expert data parallelism), at a stride of the ep group's span.
-  // When ep also takes tp ranks, every expert shard has a single replica. (With cp > 1 the real
-  // group mixes cp and dp strides; the wider stride used here can only overstate its span.)
+  // When ep also takes tp ranks, every expert shard has a single replica.
   int expert_dp() const {
     return m.moe_experts > 0 && pl.ep > 1 ? std::max(1, pl.dp * pl.cp / pl.ep) : pl.dp * pl.cp;
   }
-  int expert_dp_stride() const { return m.moe_experts > 0 && pl.ep > 1 ? pl.tp * pl.cp * pl.ep : pl.tp; }
-  // The ep group's ranks: dp-like replicas at stride tp x cp, or, when it takes tp ranks,
-  // consecutive blocks of expert_tp ranks.
-  int ep_stride() const { return etp == pl.tp ? pl.tp * pl.cp : etp; }
+  int expert_dp_stride() const { return m.moe_experts > 0 && pl.ep > 1 ? etp * pl.ep : pl.tp; }
+  // Megatron-Core orders expert ranks expert-tp, then ep, then expert-dp (cp folds into the
+  // data-parallel side): ep ranks sit expert_tp apart.
+  int ep_stride() const { return etp; }
   double group_all_to_all_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
     if (n * stride <= sc.accelerator.devices_per_chip) return all_to_all_s(bytes, n, on_chip);
@@ -282,16 +281,19 @@ LayerTimes layer_times(const Ctx& x) {
     r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, ring - r.attention_bwd);
   }
   // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, forward and
-  // backward (Lepikhin et al. 2021, GShard). ep ranks sit inside the data-parallel dimension.
+  // backward (Lepikhin et al. 2021, GShard). The ep group is laid out as ep_stride says.
   if (m.moe_experts > 0 && pl.ep > 1) {
     // Under sequence parallelism each tp rank dispatches only its 1/tp of the tokens, and a token
     // travels to at most top_k ranks, or to all ep ranks when they are fewer.
     const double tokens = pl.sequence_parallel ? T / t : T;
     const double bytes = tokens * std::min(m.moe_top_k, pl.ep) * h * x.act_bytes;
     // Frameworks that overlap one micro-batch's all-to-all with another's compute hide a share.
-    // That pairs a forward with another micro-batch's backward, as the steady state of a 1F1B
-    // pipeline schedule does; without a pipeline micro-batches run one after another.
-    const double hidden = pl.pp > 1 && x.micro_batches > 1 ? x.sc.framework.ep_overlap : 0.0;
+    // That pairs a forward with another micro-batch's backward, as the m - p + 1 steady-state
+    // micro-batches of a 1F1B pipeline do (Narayanan et al. 2021, Section 2.2); taken here to
+    // need a pipeline (a recalled Megatron-Core restriction, see docs/accuracy.md).
+    const double mbs = static_cast<double>(x.micro_batches);
+    const double steady = pl.pp > 1 ? std::max(0.0, mbs - pl.pp + 1) / mbs : 0.0;
+    const double hidden = x.sc.framework.ep_overlap * steady;
     const double one = x.group_all_to_all_s(bytes, pl.ep, x.ep_stride()) * (1.0 - hidden);
     r.ep_fwd = 2 * one;
     r.ep_bwd = 2 * one;
@@ -382,7 +384,8 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double routed = m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1.0;
   double ffn = e * T * h * rep * 2 + routed * e * T * (m.gated_ffn ? 3.0 : 2.0) * f / t +
                mask * T * h * rep;
-  if (m.moe_experts > 0) ffn += e * T * m.moe_top_k * h;  // dispatched tokens
+  // Dispatched tokens: the device's local experts receive T top_k etp / tp of them.
+  if (m.moe_experts > 0) ffn += e * T * m.moe_top_k * h * x.etp / t;
   return attn + ffn;
 }
 
@@ -668,17 +671,17 @@ Estimate estimate(const Scenario& s, bool complete) {
                      : dp_collective(dense * s.framework.grad_bytes, trainable_experts * s.framework.grad_bytes, false) +
                            dp_collective(dense * wbytes, trainable_experts * wbytes, false);
     // Each model chunk's reduction starts when its last backward ends (Megatron-Core's per-chunk
-    // grad_sync_func; the interleaved schedule of Narayanan et al. 2021, Section 2.2.2): the
-    // first v-1 chunks' share hides behind the later chunks' backward of the last min(m, pp)
-    // micro-batches, the last chunk's only behind its own last backward, except the final bucket.
-    // Without interleaving (v = 1) that is DDP's overlap with the last backward (Li et al. 2020).
+    // grad_sync_func; the interleaved schedule of Narayanan et al. 2021, Section 2.2.2). Backward
+    // runs the chunks in reverse, so chunk 0 (holding the first layers) finishes last: the other
+    // chunks' reductions start while about min(m, pp) (v-1)/v micro-batch backwards remain, chunk
+    // 0's only behind its own last backward, and the final bucket is always exposed. Without
+    // interleaving (v = 1) that is DDP's overlap with the last backward (Li et al. 2020).
     const double v = pl.vpp;
     const double bwd = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);  // one micro-batch
     const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
-    const double early = comm * (v - 1) / v, last = comm / v;
-    const double early_window = std::min<double>(mbs, pl.pp) * (v - 1) / v * bwd;
-    dp_exposed = std::max(0.0, early - overlap * early_window) +
-                 std::max(last - overlap * bwd / v, std::min(last, comm * bucket));
+    const double last = comm / v;
+    const double window = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v) * bwd;
+    dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
   } else if (dp_n > 1) {
     // ZeRO-3 / FSDP full shard: every layer's weights are all-gathered before its forward and
     // again before its backward, and its gradients reduce-scattered after, in every micro-batch.

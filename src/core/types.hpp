@@ -129,7 +129,8 @@ struct PlanRequest {
 // Framework behaviour that is not hardware: overlap of communication, gradient precision.
 struct FrameworkProfile {
   std::string id = "megatron";
-  double dp_overlap = 0.9;        // share of the backward after a chunk's gradients are ready that hides their DP reduction
+  double dp_overlap = 0.9;        // ZeRO 0-2: share of the backward left after gradients are ready that hides their
+                                  // reduction; ZeRO-3: share of a layer's compute that hides the next gathers
   double tp_overlap = 0.0;        // share of TP collectives hidden behind GEMMs
   double ep_overlap = 0.0;        // share of EP all-to-alls hidden behind other micro-batches' compute
   bool dp_all_nics = true;        // DP collectives spread a node's traffic over all its NICs

@@ -4,11 +4,17 @@
 
 namespace tc::io {
 
+std::string plan_short(const ParallelPlan& p) {
+  std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
+  if (p.cp > 1) s += " cp" + std::to_string(p.cp);
+  if (p.ep > 1) s += " ep" + std::to_string(p.ep) + (expert_tp(p) != p.tp ? "/etp" + std::to_string(expert_tp(p)) : "");
+  return s;
+}
+
 namespace {
 std::string plan_text(const ParallelPlan& p) {
-  return "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp) +
-         (p.vpp > 1 ? " vpp" + std::to_string(p.vpp) : "") + " z" + std::to_string(p.zero) + " mb" +
-         std::to_string(p.micro_batch) + " " + to_string(p.recompute);
+  return plan_short(p) + (p.vpp > 1 ? " vpp" + std::to_string(p.vpp) : "") + " z" + std::to_string(p.zero) +
+         " mb" + std::to_string(p.micro_batch) + " " + to_string(p.recompute);
 }
 }  // namespace
 

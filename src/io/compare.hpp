@@ -22,6 +22,9 @@ struct CompareRow {
 std::vector<CompareRow> compare_instances(const ScenarioSpec& spec, const PresetLibrary& lib,
                                           const std::vector<std::string>& instance_ids);
 
+// A plan in a table cell: "tp4 pp2 dp32", with cp, ep and the expert tp when they are not trivial.
+std::string plan_short(const ParallelPlan& p);
+
 Table compare_table(const std::vector<CompareRow>& rows);
 Json compare_json(const std::vector<CompareRow>& rows);
 

@@ -28,7 +28,7 @@ std::string path_key(const std::string& base, std::string_view key);
 // Text from the input as shown in a message: control characters as JSON escapes (a NUL would end
 // the message), cut after about `max` bytes on a whole UTF-8 character, with the original length.
 std::string shown_text(std::string_view text, std::size_t max);
-// A key from the input as shown in a path: shown_text of at most 64 bytes.
+// A key from the input as shown in a path: shown_text of about the first 64 bytes.
 std::string shown_key(std::string_view key);
 std::string path_index(const std::string& base, std::size_t index);
 

@@ -331,7 +331,17 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   if (f.want("inter")) read_fabric(j, "inter", path, inner, false, x.inter);
   if (f.want("host_power_w")) x.host_power_w = get_number(j, "host_power_w", path, 0, kMaxHostPowerW);
   if (f.want("prices")) x.prices = read_prices(j, path);
-  if (has_key(j, "price_history")) x.price_history = read_prices(j, path, "price_history");
+  if (has_key(j, "price_history")) {
+    x.price_history = read_prices(j, path, "price_history");
+    // ISO dates compare as text: an earlier price must end before the current one's date.
+    for (std::size_t i = 0; i < x.price_history.size(); ++i) {
+      const PriceTier& h = x.price_history[i];
+      for (const auto& now : x.prices)
+        if (now.tier == h.tier && h.date >= now.date)
+          throw InputError(path_index(path_key(path, "price_history"), i) + ".date",
+                           "must be before the current " + now.tier + " price's date (" + now.date + "), got " + h.date);
+    }
+  }
   info.id = x.id;
   if (has_key(j, "price_note")) info.price_note = get_string(j, "price_note", path, kMaxTextLength);
   if (f.want("spot_discount")) x.spot_discount = get_number(j, "spot_discount", path, 0, 0.99);

@@ -74,6 +74,24 @@ Uncertainty uncertainty_for(const Scenario& s) {
       u.note = "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled";
     }
   }
+  // A framework never measured on this accelerator (or its relative) carries its efficiency over
+  // from other accelerators: widen by that framework's spread there, or by half without any.
+  if (!with_framework) {
+    if (const Json* f = find_group("", s.framework.id)) {
+      u.error_low += std::min(0.0, (*f)["error_p10"].get<double>());
+      u.error_high += std::max(0.0, (*f)["error_p90"].get<double>());
+      u.mean_abs_error += (*f)["mean_abs_error"].get<double>();
+      u.note += std::string(u.note.empty() ? "" : "; ") + "no published " + s.framework.id + " runs on " + acc +
+                ": band widened by " + s.framework.id + "'s error on other accelerators (" +
+                std::to_string((*f)["runs"].get<int>()) + " runs)";
+    } else {
+      u.error_low *= 1.5;
+      u.error_high *= 1.5;
+      u.mean_abs_error *= 1.5;
+      u.note += std::string(u.note.empty() ? "" : "; ") + "no published runs with framework " + s.framework.id +
+                ": band widened by half";
+    }
+  }
   // Far outside the shapes and cluster sizes of the published runs (beyond twice their span).
   const Json& t = table();
   if (t.contains("coverage")) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/compare.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -135,8 +136,7 @@ void panel_comparison(AppState& s) {
       ImGui::TableNextColumn();
       text(std::to_string(e.chips));
       ImGui::TableNextColumn();
-      text("tp" + std::to_string(e.plan.tp) + " pp" + std::to_string(e.plan.pp) + " dp" + std::to_string(e.plan.dp) +
-           (e.memory.fits ? "" : " (no fit)"));
+      text(io::plan_short(e.plan) + (e.memory.fits ? "" : " (no fit)"));
       ImGui::TableNextColumn();
       text(fmt_duration(r.step));
       ImGui::TableNextColumn();

@@ -77,7 +77,7 @@ void panel_headline(AppState& s) {
   ImGui::PushTextWrapPos(0.0f);
   const std::string band = "Typically within " + fmt_fixed(100 * u.mean_abs_error, 0) + "% (" + u.basis +
                            "); ranges span the 10th to 90th percentile of their errors.";
-  if (u.covered) {
+  if (u.note.empty()) {
     text_disabled(band);
   } else {
     std::string note = u.note;  // a sentence of its own after the band's
