@@ -49,6 +49,11 @@ void panel_sources(AppState& s) {
       text(p.tier + ": " + fmt_usd(p.price_usd_per_hour) + "/h, " + p.region + ", " + p.date);
       text_disabled(p.source);
     }
+    // Earlier list prices: still quoted, never billed.
+    for (const auto& p : sc.instance.price_history) {
+      text(p.tier + " until " + p.date + " (no longer billed): " + fmt_usd(p.price_usd_per_hour) + "/h, " + p.region);
+      text_disabled(p.source);
+    }
     ImGui::TreePop();
   }
   text_disabled("Preset files: ");
