@@ -13,6 +13,7 @@ the spread of the signed errors: the estimate's band (src/io/uncertainty) reads 
 Needs a built CLI (build/debug/traincalc or --cli). Standard library only.
 """
 import argparse
+import csv
 import datetime
 import json
 import math
@@ -28,6 +29,11 @@ import calibrate  # noqa: E402
 ROOT = calibrate.ROOT
 CSV = os.path.join(ROOT, "tests/data/published_runs.csv")
 FAMILIES = ["Megatron-LM", "MosaicML", "NeMo/Megatron-Bridge", "MLPerf", "torchtitan", "Neuron"]
+
+
+def published_runs():
+    with open(CSV) as f:
+        return list(csv.DictReader(f))
 
 
 def validate(cli, presets_dir=None):
@@ -129,9 +135,7 @@ def svg_plot(rows):
 
 def coverage():
     """The span of shapes and cluster sizes the published runs cover, per column."""
-    import csv
-    with open(CSV) as f:
-        runs = list(csv.DictReader(f))
+    runs = published_runs()
     out = {}
     for col in ("hidden", "layers", "seq_len", "chips"):
         vals = [float(r[col]) for r in runs if r[col]]
@@ -165,12 +169,10 @@ def uncertainty(rows, unseen):
 
 def trainium_section(rows):
     """Trainium1's rows by Neuron SDK release (from the rows' notes): the software spread."""
-    import csv
     sdk = {}
-    with open(CSV) as f:
-        for r in csv.DictReader(f):
-            m = re.search(r"SDK ~?(\d+\.\d+(?:-\d+\.\d+)?)", r["notes"])
-            sdk[r["id"]] = m.group(1) if m else "not stated"
+    for r in published_runs():
+        m = re.search(r"SDK ~?(\d+\.\d+(?:-\d+\.\d+)?)", r["notes"])
+        sdk[r["id"]] = m.group(1) if m else "not stated"
     trn = [r for r in rows if r["accelerator"] == "trainium1"]
     if not trn:
         return []

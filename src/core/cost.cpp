@@ -77,6 +77,23 @@ struct Rate {
   std::string problem;  // why it is not priced
 };
 
+// A rate taken as a discount off the public on-demand price (a custom discount, typical spot).
+Rate off_on_demand(const Instance& inst, const std::string& who, const std::string& label,
+                   const std::string& qualifier, double discount, Rate r) {
+  const PriceTier* od = find_price(inst, "on_demand");
+  if (!od) {
+    r.problem = who + " has no public on_demand price to take the " + label + " discount from";
+    return r;
+  }
+  r.priced = true;
+  r.usd_per_hour = od->price_usd_per_hour * (1 - discount);
+  r.region = od->region;
+  r.date = od->date;
+  r.source = label + ": " + qualifier + fmt("%.4g", discount * 100) + "% off on_demand " +
+             usd(od->price_usd_per_hour) + "/h (" + od->source + ")";
+  return r;
+}
+
 Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare& share,
                   const CostInputs& in) {
   Rate r;
@@ -89,19 +106,7 @@ Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare
       r.source = "custom negotiated rate (scenario)";
       return r;
     }
-    const PriceTier* od = find_price(inst, "on_demand");
-    const double d = share.discount.value_or(0);
-    if (!od) {
-      r.problem = who + " has no public on_demand price to take the custom discount from";
-      return r;
-    }
-    r.priced = true;
-    r.usd_per_hour = od->price_usd_per_hour * (1 - d);
-    r.region = od->region;
-    r.date = od->date;
-    r.source = "custom: " + fmt("%.4g", d * 100) + "% off on_demand " + usd(od->price_usd_per_hour) +
-               "/h (" + od->source + ")";
-    return r;
+    return off_on_demand(inst, who, "custom", "", share.discount.value_or(0), r);
   }
   if (const PriceTier* p = find_price(inst, tier)) {
     r.priced = true;
@@ -119,18 +124,7 @@ Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare
       r.problem = who + " is not offered as spot (no spot discount in its preset)";
       return r;
     }
-    const PriceTier* od = find_price(inst, "on_demand");
-    if (!od) {
-      r.problem = who + " has no public on_demand price to take the spot discount from";
-      return r;
-    }
-    r.priced = true;
-    r.usd_per_hour = od->price_usd_per_hour * (1 - d);
-    r.region = od->region;
-    r.date = od->date;
-    r.source = "spot: typical " + fmt("%.4g", d * 100) + "% off on_demand " +
-               usd(od->price_usd_per_hour) + "/h (" + od->source + ")";
-    return r;
+    return off_on_demand(inst, who, "spot", "typical ", d, r);
   }
   r.problem = who + " has no public " + tier + " price";
   return r;

@@ -153,9 +153,6 @@ struct Ctx {
     return m.moe_experts > 0 && pl.ep > 1 ? std::max(1, pl.dp * pl.cp / pl.ep) : pl.dp * pl.cp;
   }
   int expert_dp_stride() const { return m.moe_experts > 0 && pl.ep > 1 ? etp * pl.ep : pl.tp; }
-  // Megatron-Core orders expert ranks expert-tp, then ep, then expert-dp (cp folds into the
-  // data-parallel side): ep ranks sit expert_tp apart.
-  int ep_stride() const { return etp; }
   double group_all_to_all_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
     if (n * stride <= sc.accelerator.devices_per_chip) return all_to_all_s(bytes, n, on_chip);
@@ -281,7 +278,8 @@ LayerTimes layer_times(const Ctx& x) {
     r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, ring - r.attention_bwd);
   }
   // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, forward and
-  // backward (Lepikhin et al. 2021, GShard). The ep group is laid out as ep_stride says.
+  // backward (Lepikhin et al. 2021, GShard). Megatron-Core orders expert ranks expert-tp, then
+  // ep, then expert-dp (cp folds into the data-parallel side): ep ranks sit expert_tp apart.
   if (m.moe_experts > 0 && pl.ep > 1) {
     // Under sequence parallelism each tp rank dispatches only its 1/tp of the tokens, and a token
     // travels to at most top_k ranks, or to all ep ranks when they are fewer.
@@ -294,7 +292,7 @@ LayerTimes layer_times(const Ctx& x) {
     const double mbs = static_cast<double>(x.micro_batches);
     const double steady = pl.pp > 1 ? std::max(0.0, mbs - pl.pp + 1) / mbs : 0.0;
     const double hidden = x.sc.framework.ep_overlap * steady;
-    const double one = x.group_all_to_all_s(bytes, pl.ep, x.ep_stride()) * (1.0 - hidden);
+    const double one = x.group_all_to_all_s(bytes, pl.ep, x.etp) * (1.0 - hidden);
     r.ep_fwd = 2 * one;
     r.ep_bwd = 2 * one;
   }
@@ -650,26 +648,27 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double experts = stage_expert_params(x), trainable_experts = trainable_expert_params(x);
   const int dp_n = pl.dp * pl.cp;
   const double overlap = s.framework.dp_overlap;
-  const double grad_bytes = trainable * s.framework.grad_bytes;
+  const double rank_grad_bytes = trainable * s.framework.grad_bytes;
   const double wbytes = activation_bytes(s.precision);
-  // One reduce-scatter (or all-gather; all-reduce for ZeRO-0) of per-device buffers: the dense
-  // share over dp x cp, the routed experts' share over their expert-data-parallel group, as one
+  const double grad_bytes = s.framework.grad_bytes;
+  // One reduce-scatter (or all-gather; all-reduce for ZeRO-0) of `bytes` per parameter: the dense
+  // parameters over dp x cp, the routed experts over their expert-data-parallel group, as one
   // collective when the two groups are the same.
   const bool same_group = x.expert_dp() == dp_n && x.expert_dp_stride() == pl.tp;
-  auto dp_collective = [&](double dense_bytes, double expert_bytes, bool all_reduce) {
-    auto one = [&](double bytes, int ranks, int stride) {
-      return all_reduce ? x.dp_all_reduce_s(bytes, ranks, stride) : x.dp_reduce_scatter_s(bytes, ranks, stride);
+  auto dp_collective = [&](double bytes, double dense, double expert, bool all_reduce) {
+    auto one = [&](double params, int ranks, int stride) {
+      return all_reduce ? x.dp_all_reduce_s(bytes * params, ranks, stride)
+                        : x.dp_reduce_scatter_s(bytes * params, ranks, stride);
     };
-    if (same_group) return one(dense_bytes + expert_bytes, dp_n, pl.tp);
-    return one(dense_bytes, dp_n, pl.tp) + one(expert_bytes, x.expert_dp(), x.expert_dp_stride());
+    if (same_group) return one(dense + expert, dp_n, pl.tp);
+    return one(dense, dp_n, pl.tp) + one(expert, x.expert_dp(), x.expert_dp_stride());
   };
+  const double dense_trainable = trainable - trainable_experts;
   double dp_exposed = 0;
   if (dp_n > 1 && pl.zero < 3) {
-    const double dense = trainable - trainable_experts;
-    const double comm =
-        pl.zero == 0 ? dp_collective(dense * s.framework.grad_bytes, trainable_experts * s.framework.grad_bytes, true)
-                     : dp_collective(dense * s.framework.grad_bytes, trainable_experts * s.framework.grad_bytes, false) +
-                           dp_collective(dense * wbytes, trainable_experts * wbytes, false);
+    const double comm = pl.zero == 0 ? dp_collective(grad_bytes, dense_trainable, trainable_experts, true)
+                                     : dp_collective(grad_bytes, dense_trainable, trainable_experts, false) +
+                                           dp_collective(wbytes, dense_trainable, trainable_experts, false);
     // Each model chunk's reduction starts when its last backward ends (Megatron-Core's per-chunk
     // grad_sync_func; the interleaved schedule of Narayanan et al. 2021, Section 2.2.2). Backward
     // runs the chunks in reverse, so chunk 0 (holding the first layers) finishes last: the other
@@ -678,7 +677,7 @@ Estimate estimate(const Scenario& s, bool complete) {
     // interleaving (v = 1) that is DDP's overlap with the last backward (Li et al. 2020).
     const double v = pl.vpp;
     const double bwd = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);  // one micro-batch
-    const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, grad_bytes));
+    const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, rank_grad_bytes));
     const double last = comm / v;
     const double window = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v) * bwd;
     dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
@@ -692,9 +691,8 @@ Estimate estimate(const Scenario& s, bool complete) {
     // Frameworks that gather per parameter tensor rather than per block pay the ring latency more
     // often: the layer's bytes split over zero3_gathers_per_layer collectives.
     const int k = s.framework.zero3_gathers_per_layer;
-    const double ag = k * dp_collective((p_dev - experts) * per_layer * wbytes / k, experts * per_layer * wbytes / k, false);
-    const double rs = k * dp_collective((trainable - trainable_experts) * per_layer * s.framework.grad_bytes / k,
-                                        trainable_experts * per_layer * s.framework.grad_bytes / k, false);
+    const double ag = k * dp_collective(wbytes * per_layer / k, p_dev - experts, experts, false);
+    const double rs = k * dp_collective(grad_bytes * per_layer / k, dense_trainable, trainable_experts, false);
     const double fwd = L.matmul_fwd + L.attention_fwd + L.memory_fwd;
     const double bwd = L.matmul_bwd + L.attention_bwd + L.memory_bwd + mb_recompute / std::max(1.0, n);
     const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;

@@ -9,6 +9,14 @@
 
 namespace tc::io {
 
+namespace {
+// The largest cut at or before `at` that keeps whole UTF-8 characters (never splits a sequence).
+std::size_t utf8_boundary(std::string_view s, std::size_t at) {
+  while (at > 0 && at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
+  return at;
+}
+}  // namespace
+
 std::string path_key(const std::string& base, std::string_view key) {
   if (base.empty() || base.back() == ' ') return base + std::string(key);
   return base + "." + std::string(key);
@@ -49,8 +57,7 @@ std::string strip_library_prefix(const std::string& what) {
   if (end == std::string::npos || end <= open) end = msg.rfind('\'');
   constexpr std::size_t kShown = 40;
   if (open != std::string::npos && end != std::string::npos && end > open + 1 + kShown) {
-    std::size_t cut = open + 1 + kShown;
-    while (cut > open + 1 && (static_cast<unsigned char>(msg[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+    const std::size_t cut = utf8_boundary(msg, open + 1 + kShown);
     msg = msg.substr(0, cut) + "...(" + std::to_string(end - open - 1) + " bytes)" + msg.substr(end);
   }
   for (char& c : msg)
@@ -131,8 +138,7 @@ class KeyChecker : public nlohmann::json_sax<Json> {
 }  // namespace
 
 std::string shown_text(std::string_view text, std::size_t max) {
-  std::size_t cut = text.size() <= max ? text.size() : max - 3;
-  while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+  const std::size_t cut = text.size() <= max ? text.size() : utf8_boundary(text, max - 3);
   std::string out;
   for (const char c : text.substr(0, cut)) {
     const auto u = static_cast<unsigned char>(c);

@@ -90,6 +90,10 @@ std::string format_si(double v) {
   return format_fixed(v, a < 10 ? 2 : a < 100 ? 1 : 0) + units[i];
 }
 
+std::string expert_tp_note(const ParallelPlan& p) {
+  return expert_tp(p) != p.tp ? " (expert tp " + std::to_string(expert_tp(p)) + ")" : "";
+}
+
 std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
   const Scenario& s = spec.scenario;
   std::ostringstream o;
@@ -99,7 +103,7 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
     << to_string(s.precision) << "\n";
   const ParallelPlan& p = e.plan;
   o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp << "), dp " << p.dp << ", cp "
-    << p.cp << ", ep " << p.ep << (expert_tp(p) != p.tp ? " (expert tp " + std::to_string(expert_tp(p)) + ")" : "")
+    << p.cp << ", ep " << p.ep << expert_tp_note(p)
     << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
     << ", micro-batch " << p.micro_batch << " x " << e.grad_accum << " accumulation, recompute "
     << to_string(p.recompute) << "  (" << e.plans_considered << " plans considered)\n\n";

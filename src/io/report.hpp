@@ -14,6 +14,8 @@ namespace tc::io {
 
 Json estimate_json(const ScenarioSpec& spec, const Estimate& e);
 std::string estimate_text(const ScenarioSpec& spec, const Estimate& e);
+// " (expert tp N)" when the expert layers split over fewer tp ranks than the dense ones, else "".
+std::string expert_tp_note(const ParallelPlan& p);
 // Wall time, the itemized bill, energy and the claim verdicts as readable text.
 std::string cost_text(const CostReport& r);
 

@@ -27,6 +27,21 @@ const Json* find_group(const std::string& acc, const std::string& fw) {
   return nullptr;
 }
 
+void add_note(Uncertainty& u, const std::string& note) { u.note += (u.note.empty() ? "" : "; ") + note; }
+
+// Widens the band by the spread of another group's errors (they compound).
+void widen_by(Uncertainty& u, const Json& group) {
+  u.error_low += std::min(0.0, group["error_p10"].get<double>());
+  u.error_high += std::max(0.0, group["error_p90"].get<double>());
+  u.mean_abs_error += group["mean_abs_error"].get<double>();
+}
+
+void scale(Uncertainty& u, double factor) {
+  u.error_low *= factor;
+  u.error_high *= factor;
+  u.mean_abs_error *= factor;
+}
+
 }  // namespace
 
 Uncertainty uncertainty_for(const Scenario& s) {
@@ -61,35 +76,25 @@ Uncertainty uncertainty_for(const Scenario& s) {
     const Json& t = table();
     if (t.contains("unseen") && t["unseen"].contains("from_relative")) {
       const Json& n = t["unseen"]["from_relative"];
-      u.error_low += std::min(0.0, n["error_p10"].get<double>());
-      u.error_high += std::max(0.0, n["error_p90"].get<double>());
-      u.mean_abs_error += n["mean_abs_error"].get<double>();
-      u.note = "no published runs for " + s.accelerator.id + "; band from " + acc +
-               ", widened by the error of accelerators predicted from a relative's calibration (" +
-               std::to_string(n["runs"].get<int>()) + " held-out runs)";
+      widen_by(u, n);
+      add_note(u, "no published runs for " + s.accelerator.id + "; band from " + acc +
+                      ", widened by the error of accelerators predicted from a relative's calibration (" +
+                      std::to_string(n["runs"].get<int>()) + " held-out runs)");
     } else {
-      u.error_low *= 2;
-      u.error_high *= 2;
-      u.mean_abs_error *= 2;
-      u.note = "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled";
+      scale(u, 2);
+      add_note(u, "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled");
     }
   }
   // A framework never measured on this accelerator (or its relative) carries its efficiency over
   // from other accelerators: widen by that framework's spread there, or by half without any.
   if (!with_framework) {
     if (const Json* f = find_group("", s.framework.id)) {
-      u.error_low += std::min(0.0, (*f)["error_p10"].get<double>());
-      u.error_high += std::max(0.0, (*f)["error_p90"].get<double>());
-      u.mean_abs_error += (*f)["mean_abs_error"].get<double>();
-      u.note += std::string(u.note.empty() ? "" : "; ") + "no published " + s.framework.id + " runs on " + acc +
-                ": band widened by " + s.framework.id + "'s error on other accelerators (" +
-                std::to_string((*f)["runs"].get<int>()) + " runs)";
+      widen_by(u, *f);
+      add_note(u, "no published " + s.framework.id + " runs on " + acc + ": band widened by " + s.framework.id +
+                      "'s error on other accelerators (" + std::to_string((*f)["runs"].get<int>()) + " runs)");
     } else {
-      u.error_low *= 1.5;
-      u.error_high *= 1.5;
-      u.mean_abs_error *= 1.5;
-      u.note += std::string(u.note.empty() ? "" : "; ") + "no published runs with framework " + s.framework.id +
-                ": band widened by half";
+      scale(u, 1.5);
+      add_note(u, "no published runs with framework " + s.framework.id + ": band widened by half");
     }
   }
   // Far outside the shapes and cluster sizes of the published runs (beyond twice their span).
@@ -102,20 +107,14 @@ Uncertainty uncertainty_for(const Scenario& s) {
       if (!t["coverage"].contains(name)) continue;
       const double lo = t["coverage"][name][0].get<double>(), hi = t["coverage"][name][1].get<double>();
       if (v >= lo / 2 && v <= hi * 2) continue;
-      u.error_low *= 1.5;
-      u.error_high *= 1.5;
-      u.mean_abs_error *= 1.5;
-      u.note += std::string(u.note.empty() ? "" : "; ") + name + " " + format_number(v) +
-                " is far outside the published runs (" + format_number(lo) + " to " + format_number(hi) +
-                "): band widened by half";
+      scale(u, 1.5);
+      add_note(u, name + (" " + format_number(v)) + " is far outside the published runs (" + format_number(lo) +
+                      " to " + format_number(hi) + "): band widened by half");
     }
   }
   if (s.model.kind != ModelKind::decoder) {
-    u.error_low *= 1.5;
-    u.error_high *= 1.5;
-    u.mean_abs_error *= 1.5;
-    u.note += std::string(u.note.empty() ? "" : "; ") + "no published " + to_string(s.model.kind) +
-              " runs: band widened by half";
+    scale(u, 1.5);
+    add_note(u, std::string("no published ") + to_string(s.model.kind) + " runs: band widened by half");
   }
   return u;
 }

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "core/cost.hpp"
+#include "io/report.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -384,12 +385,9 @@ void panel_editor(AppState& s) {
     }
     if (e) {
       ImGui::PushTextWrapPos(0.0f);
-      const int etp = expert_tp(e->plan);
       text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
                     std::to_string(e->plan.dp) +
-                    (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) +
-                                          (etp != e->plan.tp ? " (expert tp " + std::to_string(etp) + ")" : "")
-                                    : std::string()) +
+                    (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) + io::expert_tp_note(e->plan) : std::string()) +
                     ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
                     std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
                     std::to_string(e->plans_considered) + " plans)");
