@@ -43,7 +43,9 @@ packages=(build-essential cmake ninja-build pkg-config git ca-certificates debia
           nlohmann-json3-dev libglfw3-dev libgl-dev googletest libgtest-dev libbenchmark-dev
           emscripten node-acorn python3)
 if [ $want_test -eq 1 ]; then
-  packages+=(xvfb xauth chromium clang libclang-rt-14-dev llvm)
+  # libclang-rt-dev is the distribution's default clang's runtime (libFuzzer, sanitizers): no
+  # pinned major version is needed.
+  packages+=(xvfb xauth chromium clang libclang-rt-dev llvm)
 fi
 # Node.js: emscripten pulls in Debian's nodejs; a machine that already has another Node.js (for
 # example a nodesource build, which bundles npm) keeps it. Debian's npm only where npm is missing.
@@ -69,22 +71,31 @@ fi
 if imgui_ok; then
   say "Dear ImGui sources already in third_party/imgui (checked tarball $(cut -c1-12 "$IMGUI_STAMP")...)"
 else
-  # The source package is fetched through a private apt configuration (its own deb-src entry, index
-  # and cache in a temporary folder): the machine's sources.list is neither read nor changed, so an
-  # existing deb-src entry, in whatever form, can neither conflict nor be duplicated.
+  # The source package is fetched through a private apt configuration (its own index and cache in
+  # a temporary folder): the machine's sources are neither changed nor duplicated. Its deb-src
+  # entries are the machine's own deb entries, so whatever mirror or distribution it is configured
+  # for is used and no host is named here; the pinned version and checksum decide what is accepted.
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  # The pinned 1.86+ds-1 is Debian bookworm's package: fetch it from there on any Debian or Ubuntu.
-  suite=bookworm
   mkdir -p "$work/parts" "$work/lists/partial" "$work/cache/archives/partial" "$work/src"
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    "$suite" >"$work/parts/imgui-src.sources"
+  n=0
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    n=$((n + 1))
+    case "$f" in
+      *.sources) sed -E 's/^Types:.*/Types: deb-src/' "$f" >"$work/parts/src$n.sources" ;;
+      *) sed -nE 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >"$work/parts/src$n.list" ;;
+    esac
+  done
+  [ $n -gt 0 ] || die "no apt sources configured in /etc/apt (sources.list or sources.list.d)"
   private_apt=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/parts"
                -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
                -o APT::Sandbox::User=root -o Debug::NoLocking=1)
-  say "fetching Dear ImGui sources: apt-get source --download-only imgui=$IMGUI_DEB_VERSION (deb-src $suite main, private apt lists)"
-  apt-get "${private_apt[@]}" update -qq
-  (cd "$work/src" && apt-get "${private_apt[@]}" source --download-only -qq "imgui=$IMGUI_DEB_VERSION")
+  # A configured repository that publishes no sources only warns; the download below decides.
+  apt-get "${private_apt[@]}" update -qq || say "some configured sources have no source index (ignored)"
+  say "fetching Dear ImGui sources: apt-get source --download-only imgui=$IMGUI_DEB_VERSION (the machine's apt sources as deb-src)"
+  (cd "$work/src" && apt-get "${private_apt[@]}" source --download-only -qq "imgui=$IMGUI_DEB_VERSION") ||
+    die "no configured apt source offers imgui $IMGUI_DEB_VERSION (Debian bookworm's version): add a bookworm entry to the apt sources, or unpack $IMGUI_ORIG (SHA-256 in scripts/imgui.sha256) into third_party/imgui"
   [ -f "$work/src/$IMGUI_ORIG" ] || die "download of $IMGUI_ORIG failed"
   say "checking $IMGUI_ORIG against the pinned SHA-256 in scripts/imgui.sha256"
   (cd "$work/src" && sha256sum --check --strict --quiet "$IMGUI_SHA256_FILE") || die "SHA-256 mismatch for $IMGUI_ORIG"
