@@ -462,9 +462,12 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                                   ") to replicate KV heads");
   if (pl.tp < m.kv_heads && m.kv_heads % pl.tp != 0)
     return bad("parallel.tp", num(pl.tp) + " does not divide kv_heads (" + num(m.kv_heads) + ")");
-  if (pl.pp * pl.vpp > m.layers)
-    return bad("parallel.pp", "pp x vpp = " + num(pl.pp * pl.vpp) + " exceeds layers (" +
-                                  num(m.layers) + ")");
+  // Megatron-Core can count the embedding and the loss as one pipeline layer each
+  // (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split): Llama 3.1 405B's
+  // 126 layers then fill pp x vpp = 128 virtual stages.
+  if (1LL * pl.pp * pl.vpp > m.layers + 2LL)
+    return bad("parallel.pp", "pp x vpp = " + num(1.0 * pl.pp * pl.vpp) + " exceeds layers + 2 (" +
+                                  num(m.layers) + " layers, embedding and loss)");
   if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
   if (tokens_per_sample(m) % pl.cp != 0)
     return bad("parallel.cp", num(pl.cp) + " does not divide the sequence length (" +
