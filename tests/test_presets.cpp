@@ -198,8 +198,8 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
     EXPECT_LE(c.matmul_efficiency_max, 1.0) << a.id;
     EXPECT_GT(c.attention_efficiency, 0.1) << a.id;
     EXPECT_LE(c.attention_efficiency, 1.0) << a.id;
-    EXPECT_GE(c.matmul_overhead_us, 0.0) << a.id;
-    EXPECT_LE(c.matmul_overhead_us, 200.0) << a.id;
+    EXPECT_GE(c.kernel_overhead_us, 0.0) << a.id;
+    EXPECT_LE(c.kernel_overhead_us, 200.0) << a.id;
     EXPECT_GT(c.hbm_efficiency, 0.3) << a.id;
     EXPECT_LE(c.hbm_efficiency, 1.0) << a.id;
     EXPECT_NE(c.fitted_on.find("published_runs.csv"), std::string::npos) << a.id << ": " << c.fitted_on;
