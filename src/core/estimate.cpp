@@ -19,18 +19,24 @@ std::string num(double x) {
 }
 
 // Bytes of a stored activation element: FP8 recipes (Micikevicius et al. 2022) keep activations
-// in 16 bits between FP8 GEMMs.
+// in 16 bits between FP8 GEMMs, and FP4 recipes (NVIDIA Transformer Engine, NVFP4) likewise.
 double activation_bytes(Precision p) {
   return (p == Precision::fp32 || p == Precision::tf32) ? 4.0 : 2.0;
 }
 double operand_bytes(Precision p) {
   switch (p) {
+    // NVFP4: 4-bit elements plus one FP8 (E4M3) scale per block of 16 (NVIDIA's NVFP4
+    // description; Transformer Engine docs), 0.5 + 1/16 bytes. MXFP4 (Trainium3; one E8M0 scale
+    // per 32, 0.53125 bytes) takes the same figure: one fp4 precision, the larger overhead.
+    case Precision::fp4: return 0.5625;
     case Precision::fp8: return 1.0;
     case Precision::bf16:
     case Precision::fp16: return 2.0;
     default: return 4.0;
   }
 }
+// Precisions whose GEMM operands are quantized from 16-bit activations.
+bool low_precision(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
 bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 
@@ -78,8 +84,9 @@ struct Ctx {
     chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
     stage_layers = chunk_layers * pl.vpp;
     peak_flops = a.peak_tflops[static_cast<int>(sc.precision)] * 1e12 / a.devices_per_chip;
-    // FP8 recipes (Transformer Engine) run only the linear layers in FP8; attention stays BF16.
-    const Precision attn_prec = sc.precision == Precision::fp8 ? Precision::bf16 : sc.precision;
+    // FP8 and FP4 recipes (Transformer Engine) run only the linear layers in FP8/FP4; attention
+    // stays BF16.
+    const Precision attn_prec = low_precision(sc.precision) ? Precision::bf16 : sc.precision;
     attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip;
     hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
@@ -253,8 +260,10 @@ LayerTimes layer_times(const Ctx& x) {
   double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) +
                  moe_factor * (m.gated_ffn ? 3.0 : 2.0) * f / t;
   if (m.learned_positions == 0 && m.kind == ModelKind::decoder) elems += 2.0 * (h + x.kv) / t;
-  // FP8 GEMM inputs are cast first (read 2 bytes, write 1): the inputs of QKV, O, FFN in and out.
-  if (x.sc.precision == Precision::fp8) elems += 1.5 * (rep * 2.0 * h + h / t + moe_factor * f / t);
+  // FP8/FP4 GEMM inputs are quantized first (read the 16-bit activation, write the operand: 1.5
+  // activation-sized elements for FP8): the inputs of QKV, O, FFN in and out.
+  if (low_precision(x.sc.precision))
+    elems += (1.0 + x.op_bytes / x.act_bytes) * (rep * 2.0 * h + h / t + moe_factor * f / t);
   // Each elementwise kernel also pays the per-kernel cost; backward launches twice as many.
   const double launches = x.sc.framework.elementwise_kernels_per_layer * x.kernel_s();
   r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s + launches;

@@ -8,8 +8,8 @@
 
 namespace tc {
 
-enum class Precision { fp32 = 0, tf32, bf16, fp16, fp8 };
-constexpr int kPrecisionCount = 5;
+enum class Precision { fp32 = 0, tf32, bf16, fp16, fp8, fp4 };
+constexpr int kPrecisionCount = 6;
 const char* to_string(Precision p);
 
 enum class Recompute { none = 0, selective, full };

@@ -37,7 +37,7 @@ constexpr double kMaxParams = 1e15;
 constexpr std::size_t kMaxIdLength = 64;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
-const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 const std::vector<std::string_view> kCalibrationKeys = {
     "matmul_efficiency_max", "kernel_overhead_us",  "attention_efficiency",
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};

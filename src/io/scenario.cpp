@@ -181,8 +181,8 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   read_instance(spec, doc, lib);
   read_cluster(spec, doc);
   Scenario& s = spec.scenario;
-  const std::string prec = get_enum_or(doc, "precision", "", {"fp32", "tf32", "bf16", "fp16", "fp8"}, "bf16");
-  const char* names[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+  const std::string prec = get_enum_or(doc, "precision", "", {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}, "bf16");
+  const char* names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
   for (int i = 0; i < kPrecisionCount; ++i)
     if (prec == names[i]) s.precision = static_cast<Precision>(i);
   read_plan(spec, doc);

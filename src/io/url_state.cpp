@@ -36,7 +36,7 @@ const std::vector<KeyDef>& key_defs() {
       {"c", "compare_instances", Kind::id_list},
       {"n", "nodes", Kind::integer, 1, 1000000, {}, "chips"},
       {"ch", "chips", Kind::integer, 1, 100000000, {}, "nodes"},
-      {"p", "precision", Kind::enumeration, 0, 0, {"fp32", "tf32", "bf16", "fp16", "fp8"}},
+      {"p", "precision", Kind::enumeration, 0, 0, {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
       {"fw", "framework", Kind::id},
       {"mb", "micro_batch", Kind::integer_auto, 1, 1000000},
       {"gb", "global_batch", Kind::integer, 1, 1e9},

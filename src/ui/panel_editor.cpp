@@ -336,14 +336,15 @@ void panel_editor(AppState& s) {
   }
 
   // Precision.
-  const char* precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+  const char* precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
   std::string prec = doc_string(s, "precision", "bf16");
   if (ImGui::BeginCombo("precision", prec.c_str())) {
     for (const char* p : precisions)
       if (ImGui::Selectable(p, prec == p)) doc_set(s.doc, "precision", p);
     ImGui::EndCombo();
   }
-  if (o) sources_tooltip(s, "accelerator", o->spec.scenario.accelerator.id, "peak_tflops");
+  // The chosen precision's peak: its own source (peak_tflops.fp4) as well as the general one.
+  if (o) sources_tooltip(s, "accelerator", o->spec.scenario.accelerator.id, ("peak_tflops." + prec).c_str());
 
   // Batch.
   {
