@@ -44,8 +44,9 @@ def held_out(row_id):
 # (h200, trainium2, trainium3) take the fit of their closest relative (same core or generation).
 # Bounds keep each constant physical: a large GEMM reaches 25-95% of dense peak, a kernel call costs
 # 2-12 us (launch latency and tail; CUDA launches are a few us), a fused attention kernel 15-85%.
-PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("kernel_overhead_us", 2.0, 12.0),
-          ("attention_efficiency", 0.15, 0.85)]
+PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0.25, 0.95),
+          ("kernel_overhead_us", 2.0, 12.0), ("attention_efficiency", 0.15, 0.85),
+          ("attention_v3_efficiency", 0.15, 0.85)]
 
 
 def find_cli(path):
@@ -75,6 +76,7 @@ RELATIVES = {"blackwell": "h100-sxm", "h100-sxm": "blackwell", "a100-40gb": "a10
 # a profile takes when it has no rows left to fit on.
 FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0.95, 0.0),
                            ("elementwise_kernels_per_layer", 2, 40, 6)],
+              "megatron-lm": [("elementwise_kernels_per_layer", 2, 40, 6)],
               "megatron-2021": [("elementwise_kernels_per_layer", 2, 40, 10)],
               "fsdp": [("elementwise_kernels_per_layer", 4, 150, 20)],
               "deepspeed-zero3": [("dp_overlap", 0.0, 0.95, 0.85)],
@@ -91,6 +93,21 @@ def run(cli, docs, csv_path):
         out = subprocess.run([cli, "validate", csv_path, "--format", "json", "--presets", d],
                              capture_output=True, text=True, check=True).stdout
     return json.loads(out)
+
+
+def subset_csv(csv_path, ids, directory, name):
+    """The rows of csv_path whose id is in ids, as a CSV file of their own: a fit scores only the
+    rows it can move, so each trial estimates those alone."""
+    with open(csv_path, newline="") as f:
+        reader = csv.DictReader(f)
+        rows = [r for r in reader if r["id"] in ids]
+        fields = reader.fieldnames
+    path = os.path.join(directory, name + ".csv")
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    return path
 
 
 def objective(rows, keep, exclude):
@@ -120,8 +137,18 @@ def descend(values, params, score, rounds):
 
 
 def fit(cli, csv_path, exclude, rounds=3, passes=2):
+    with tempfile.TemporaryDirectory() as d:
+        return fit_in(cli, csv_path, exclude, rounds, passes, d)
+
+
+def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
     docs = {name: json.load(open(os.path.join(ROOT, "presets", name + ".json")))
             for name in ("accelerators", "frameworks")}
+    every = run(cli, docs, full_csv)
+    fittable = [r for r in every if not r["problem"] and r["family"] not in exclude and not held_out(r["id"])]
+
+    def rows_csv(name, keep):
+        return subset_csv(full_csv, {r["id"] for r in fittable if keep(r)}, workdir, name)
     by_id = {a["id"]: a for a in docs["accelerators"]["accelerators"]}
     fw_by_id = {f["id"]: f for f in docs["frameworks"]["frameworks"]}
     result = {"accelerators": {}, "frameworks": {}}
@@ -129,9 +156,9 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
     # the rows left out: a group takes its relative's fit or the other groups' mean (RELATIVES), a
     # framework the prior of each constant (FRAMEWORKS).
     empty = [g for g, members in GROUPS.items()
-             if objective(run(cli, docs, csv_path), lambda r, m=members: r["accelerator"] in m, exclude)[1] == 0]
+             if objective(every, lambda r, m=members: r["accelerator"] in m, exclude)[1] == 0]
     for fid in FRAMEWORKS:
-        if fid in fw_by_id and objective(run(cli, docs, csv_path), lambda r: r["framework"] == fid, exclude)[1] == 0:
+        if fid in fw_by_id and objective(every, lambda r: r["framework"] == fid, exclude)[1] == 0:
             fw_by_id[fid].update({k: prior for k, _, _, prior in FRAMEWORKS[fid]})
     for _ in range(passes):
         for group, members in GROUPS.items():
@@ -139,12 +166,18 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
             if not fitted:
                 continue
 
+            csv_path = rows_csv("group-" + group, lambda r: r["accelerator"] in fitted)
+
             def score(c):
                 for m in fitted:
                     by_id[m]["calibration"].update({k: c[k] for k, _, _ in PARAMS})
                 return objective(run(cli, docs, csv_path), lambda r: r["accelerator"] in fitted, exclude)
 
-            start = {k: min(hi, max(lo, by_id[fitted[0]]["calibration"][k])) for k, lo, hi in PARAMS}
+            cal0 = by_id[fitted[0]]["calibration"]
+            # An FP8 efficiency not fitted yet starts from the BF16 one (a group without FP8 rows keeps it).
+            # FA3-class attention starts from the FA2-class one.
+            first = {"fp8_matmul_efficiency_max": "matmul_efficiency_max", "attention_v3_efficiency": "attention_efficiency"}
+            start = {k: min(hi, max(lo, cal0.get(k) or cal0[first.get(k, k)])) for k, lo, hi in PARAMS}
             cal, best, n = descend(start, PARAMS, score, rounds)
             if n:
                 result["accelerators"][group] = {"members": fitted, "mae": best, "rows": n,
@@ -160,6 +193,8 @@ def fit(cli, csv_path, exclude, rounds=3, passes=2):
         for fid in FRAMEWORKS:
             if fid not in fw_by_id:
                 continue
+
+            csv_path = rows_csv("framework-" + fid, lambda r: r["framework"] == fid)
 
             def score(c):
                 fw_by_id[fid].update(c)

@@ -265,9 +265,9 @@ TEST(PresetBuiltin, Fp4AndBlackwellUltraFiguresHaveTheirOwnDatedSource) {
       EXPECT_FALSE(p.source.empty()) << id << " " << p.tier;
     }
   }
-  // The new accelerators take the Blackwell fit until they have runs, and say so.
+  // The new accelerators share the Blackwell fit (one die family), and say so.
   for (const char* id : {"b300", "gb300"})
-    EXPECT_TRUE(contains(lib.accelerator(id)->cal.fitted_on, "Blackwell fit")) << id;
+    EXPECT_TRUE(contains(lib.accelerator(id)->cal.fitted_on, "b200, gb200, b300, gb300")) << id;
 }
 
 // A chip without FP4 refuses an fp4 job, naming precision; one with it estimates.
@@ -332,11 +332,24 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
     EXPECT_LE(c.matmul_efficiency_max, 1.0) << a.id;
     EXPECT_GT(c.attention_efficiency, 0.1) << a.id;
     EXPECT_LE(c.attention_efficiency, 1.0) << a.id;
-    EXPECT_GE(c.kernel_overhead_us, 0.0) << a.id;
-    EXPECT_LE(c.kernel_overhead_us, 200.0) << a.id;
+    EXPECT_GE(c.fp8_matmul_efficiency_max, 0.0) << a.id;
+    EXPECT_LE(c.fp8_matmul_efficiency_max, 1.0) << a.id;
+    EXPECT_GE(c.attention_v3_efficiency, 0.0) << a.id;
+    EXPECT_LE(c.attention_v3_efficiency, 1.0) << a.id;
+    // A kernel call costs a few microseconds (launch and tail), not tens.
+    EXPECT_GE(c.kernel_overhead_us, 1.0) << a.id;
+    EXPECT_LE(c.kernel_overhead_us, 15.0) << a.id;
     EXPECT_GT(c.hbm_efficiency, 0.3) << a.id;
     EXPECT_LE(c.hbm_efficiency, 1.0) << a.id;
     EXPECT_NE(c.fitted_on.find("published_runs.csv"), std::string::npos) << a.id << ": " << c.fitted_on;
+  }
+  // Overlaps are shares of communication hidden: never more than all of it.
+  for (const auto& f : lib.frameworks) {
+    for (double share : {f.dp_overlap, f.tp_overlap, f.ep_overlap}) {
+      EXPECT_GE(share, 0.0) << f.id;
+      EXPECT_LE(share, 1.0) << f.id;
+    }
+    EXPECT_GT(f.elementwise_kernels_per_layer, 0.0) << f.id;
   }
 }
 

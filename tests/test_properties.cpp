@@ -248,16 +248,10 @@ double compute_s(const tc::Estimate& e) {
 // skips the masked half, so that half is not work any plan must do.
 double ideal_compute_s(const tc::io::ScenarioSpec& spec, const tc::Estimate& e) {
   const tc::Scenario& s = spec.scenario;
-  const double peak = tc::peak_tflops(s.accelerator, s.precision) * 1e12;
-  double flops = e.model_flops_per_step;
-  if (s.model.kind == tc::ModelKind::decoder) {
-    const int len = tc::tokens_per_sample(s.model);
-    const double attention = 12.0 * s.model.layers * tc::attention_width(s.model) * len *
-                             static_cast<double>(s.global_batch) * len *
-                             (s.mode == tc::TrainingMode::lora ? 2.0 / 3.0 : 1.0);
-    flops -= attention / 2;
-  }
-  return flops / (e.chips * peak);
+  // Model FLOPs count causal attention's unmasked half only: the work the kernels must do. The peak
+  // is that of the precision the matrix math runs at (BF16 for an auto-cast FP32 job on Neuron).
+  const double peak = tc::peak_tflops(s.accelerator, tc::matmul_precision(s)) * 1e12;
+  return e.model_flops_per_step / (e.chips * peak);
 }
 
 // Every property of one valid scenario; returns the problems found.

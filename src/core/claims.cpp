@@ -158,7 +158,7 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
   if (same_instance) pf.acc = &sc.accelerator;
   pf.nodes = cl.nodes.value_or(sc.nodes);
   pf.chips = pf.nodes * pf.inst->chips_per_node;
-  pf.peak = pf.acc ? peak_tflops(*pf.acc, sc.precision) : 0;
+  pf.peak = pf.acc ? peak_tflops(*pf.acc, matmul_precision(sc)) : 0;
   const std::string prec = kPrecisionNames[static_cast<int>(sc.precision)];
   const std::string chip = pf.acc ? pf.acc->id : pf.inst->accelerator_id;
 

@@ -470,7 +470,7 @@ JobPerf job_perf(const Scenario& sc, const Estimate& est) {
                           : static_cast<double>(sc.global_batch) * sc.model.seq_len;
   j.model_flops_per_step = est.model_flops_per_step;
   j.checkpoint_bytes = est.checkpoint_bytes;
-  j.peak_tflops_per_chip = peak_tflops(sc.accelerator, sc.precision);
+  j.peak_tflops_per_chip = peak_tflops(sc.accelerator, matmul_precision(sc));
   j.mfu = est.mfu;
   j.chip_power_w = sc.accelerator.power_w;
   j.host_power_w_per_node = sc.instance.host_power_w;

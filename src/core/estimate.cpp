@@ -39,6 +39,7 @@ double operand_bytes(Precision p) {
 bool low_precision(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
 bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
+double causal_share(const ModelShape& m) { return is_causal(m) ? 0.5 : 1.0; }
 
 // Where a group of n ranks with the given stride in Megatron's rank order (tp fastest, then cp,
 // dp, pp) lands: ranks sharing a node, and nodes spanned.
@@ -66,6 +67,7 @@ struct Ctx {
   int chunk_layers = 0;         // layers per virtual stage (the largest when uneven)
   int stage_layers = 0;         // layers on one device
   double peak_flops = 0, attention_flops = 0, hbm_bytes_per_s = 0;
+  double gemm_efficiency = 0;   // large-GEMM fraction of peak at the scenario's precision
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
   double kv = 0;                // K or V width: kv_heads x head_dim
@@ -83,14 +85,18 @@ struct Ctx {
     const int virtual_stages = pl.pp * pl.vpp;
     chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
     stage_layers = chunk_layers * pl.vpp;
-    peak_flops = a.peak_tflops[static_cast<int>(sc.precision)] * 1e12 / a.devices_per_chip;
+    const Precision math = matmul_precision(sc);
+    peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip;
+    gemm_efficiency = low_precision(sc.precision) && a.cal.fp8_matmul_efficiency_max > 0
+                          ? a.cal.fp8_matmul_efficiency_max
+                          : a.cal.matmul_efficiency_max;
     // FP8 and FP4 recipes (Transformer Engine) run only the linear layers in FP8/FP4; attention
     // stays BF16.
-    const Precision attn_prec = low_precision(sc.precision) ? Precision::bf16 : sc.precision;
+    const Precision attn_prec = low_precision(math) ? Precision::bf16 : math;
     attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip;
     hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
-    op_bytes = operand_bytes(sc.precision);
+    op_bytes = operand_bytes(math);
     // Ranks on one chip share its links; the network share of a rank is the node's NIC bandwidth
     // over the ranks in the node, since all of them communicate at once in data parallelism.
     intra.bytes_per_s = sc.instance.intra.gbps_per_chip * 1e9 * sc.instance.intra.efficiency /
@@ -111,7 +117,7 @@ struct Ctx {
   // traffic, plus a fixed per-call cost. Roofline (Williams et al. 2009) with a launch term.
   double gemm_work_s(double M, double N, double K) const {
     if (M <= 0 || N <= 0 || K <= 0) return 0;
-    const double math = 2.0 * M * N * K / (peak_flops * cal().matmul_efficiency_max);
+    const double math = 2.0 * M * N * K / (peak_flops * gemm_efficiency);
     const double traffic = (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
     return std::max(math, traffic);
   }
@@ -240,7 +246,8 @@ LayerTimes layer_times(const Ctx& x) {
   double attn_flops = 4.0 * T * s_kv * q / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
-    const double rate = x.attention_flops * x.cal().attention_efficiency;
+    const bool v3 = x.sc.framework.attention_v3_kernels && x.cal().attention_v3_efficiency > 0;
+    const double rate = x.attention_flops * (v3 ? x.cal().attention_v3_efficiency : x.cal().attention_efficiency);
     r.attention_fwd = attn_flops / rate;
     r.attention_bwd = 2.5 * r.attention_fwd;
   } else {
@@ -404,6 +411,11 @@ int expert_tp(const ParallelPlan& pl) {
   return std::max(1, pl.tp * dp_n / pl.ep);
 }
 
+Precision matmul_precision(const Scenario& s) {
+  const bool cast = s.precision == Precision::fp32 && s.accelerator.autocasts_fp32_matmul && s.auto_cast;
+  return cast ? Precision::bf16 : s.precision;
+}
+
 int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
 int chips_of(const Scenario& s) {
   return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;
@@ -521,7 +533,9 @@ double model_flops_per_token(const Scenario& s) {
   } else {
     matmul += static_cast<double>(m.vocab) * m.hidden;
   }
-  const double attention = 12.0 * m.layers * attention_width(m) * tokens_per_sample(m);
+  // Causal attention needs only the unmasked half of the score matrix (Megatron-Bridge's and
+  // FlashAttention's FLOP counts halve it); counting the masked half would let MFU pass 1.
+  const double attention = 12.0 * m.layers * attention_width(m) * tokens_per_sample(m) * causal_share(m);
   if (s.mode == TrainingMode::lora) {
     // Frozen weights: forward and activation gradients only; adapters train fully.
     return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_params(m, s.lora_rank);
@@ -754,12 +768,15 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
   // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
   // the attention scores for selective.
-  const double attention_fwd_per_token = 4.0 * m.layers * attention_width(m) * s_len;
+  const double attention_fwd_per_token = 4.0 * m.layers * attention_width(m) * s_len * causal_share(m);
   double replay = 0;
   if (full_rc) replay = out.model_flops_per_step / 3.0;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
-  out.hardware_flops_per_step = out.model_flops_per_step + replay;
-  const double peak = s.accelerator.peak_tflops[static_cast<int>(s.precision)] * 1e12;
+  // Unfused attention computes the masked half of a causal score matrix too.
+  const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_token * (1 / causal_share(m) - 1);
+  out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;
+  // Utilisation is of the peak the matrix math ran at (BF16 for an auto-cast FP32 job).
+  const double peak = s.accelerator.peak_tflops[static_cast<int>(matmul_precision(s))] * 1e12;
   out.mfu = out.model_flops_per_step / (step * out.chips * peak);
   out.hfu = out.hardware_flops_per_step / (step * out.chips * peak);
   out.tflops_per_chip = out.model_flops_per_step / step / out.chips / 1e12;

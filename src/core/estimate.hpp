@@ -18,6 +18,9 @@ std::optional<InputProblem> check_model(const ModelShape& m);
 std::optional<InputProblem> check_plan(const Scenario& s);
 
 int devices_of(const Scenario& s);
+// The precision matrix multiplications run at: the scenario's, or BF16 where the compiler
+// auto-casts FP32 matmuls (Neuron) and the scenario lets it.
+Precision matmul_precision(const Scenario& s);
 int chips_of(const Scenario& s);
 
 // Tensor-parallel degree of the expert layers. Megatron-Core forms expert groups from the

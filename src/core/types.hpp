@@ -26,8 +26,15 @@ const char* to_string(ModelKind k);
 // and never less than its operand traffic over HBM, plus kernel_overhead_us per kernel call.
 struct AcceleratorCalibration {
   double matmul_efficiency_max = 0.8;     // large-GEMM fraction of dense peak
+  // The same for FP8 and FP4 GEMMs, of their own peak: scaled low-precision GEMMs reach a smaller
+  // fraction (cuBLASLt FP8 on H100 ~65-70% against ~75% for BF16). 0: as matmul_efficiency_max.
+  double fp8_matmul_efficiency_max = 0;
   double kernel_overhead_us = 5.0;        // fixed cost per kernel call (launch, tile tail): a few us
-  double attention_efficiency = 0.6;      // fused attention kernel, fraction of dense peak
+  double attention_efficiency = 0.6;      // fused attention kernel (FlashAttention-2 class), fraction of dense peak
+  // FlashAttention-3-class kernels (asynchronous warp-specialised MMA: FA3, cuDNN fused attention)
+  // reach more of a Hopper or Blackwell GPU (Shah et al. 2024: 75% of H100 vs 35% for FA2).
+  // 0: as attention_efficiency.
+  double attention_v3_efficiency = 0;
   double hbm_efficiency = 0.85;           // achievable fraction of HBM bandwidth
   double runtime_reserve_gib = 3.0;       // allocator, communication buffers, compiled graphs
   std::string fitted_on;                  // the published rows these values were fitted on
@@ -42,6 +49,9 @@ struct Accelerator {
   int devices_per_chip = 1;       // ranks a framework places per chip (NeuronCores / logical cores)
   double power_w = 0;             // board or chip power used for energy
   bool stochastic_rounding = false;  // hardware SR: BF16 weights need no FP32 master copy
+  // The compiler runs FP32 matrix multiplications in BF16 unless told not to (neuronx-cc
+  // --auto-cast matmult, --auto-cast-type bf16 are its defaults).
+  bool autocasts_fp32_matmul = false;
   AcceleratorCalibration cal;
   std::string source;
 };
@@ -142,6 +152,9 @@ struct FrameworkProfile {
   // The distributed optimizer gathers updated parameters behind the next step's forward, bucket by
   // bucket (Megatron-Core --overlap-param-gather); otherwise the gather follows the step exposed.
   bool overlap_param_gather = false;
+  // The stack runs FlashAttention-3-class attention kernels (Transformer Engine's cuDNN fused
+  // attention) rather than FlashAttention-2 or PyTorch SDPA's default backend.
+  bool attention_v3_kernels = false;
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
   int max_zero = 3;               // highest ZeRO stage the framework implements
 };
@@ -160,6 +173,7 @@ struct Scenario {
   double train_tokens = 0;        // training amount (tokens = samples x seq_len)
   bool flash_attention = true;
   bool master_weights = true;     // FP32 master copy; false with stochastic rounding
+  bool auto_cast = true;          // let a compiler that auto-casts FP32 matmuls to BF16 do so
   FrameworkProfile framework;
 };
 

@@ -39,11 +39,12 @@ constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
 const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 const std::vector<std::string_view> kCalibrationKeys = {
-    "matmul_efficiency_max", "kernel_overhead_us",  "attention_efficiency",
+    "matmul_efficiency_max", "fp8_matmul_efficiency_max", "kernel_overhead_us",  "attention_efficiency",
+    "attention_v3_efficiency",
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tbps", "devices_per_chip",
-    "power_w", "stochastic_rounding", "calibration", "sources"};
+    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "calibration", "sources"};
 const std::vector<std::string_view> kIntraKeys = {"type", "gbps_per_chip", "latency_us",
                                                   "efficiency"};
 const std::vector<std::string_view> kInterKeys = {"type", "latency_us", "efficiency"};
@@ -68,7 +69,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "elementwise_kernels_per_layer", "overlap_param_gather", "zero3_gathers_per_layer", "max_zero",
+                                                      "elementwise_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "zero3_gathers_per_layer", "max_zero",
                                                       "ep_overlap", "dp_all_nics", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -225,6 +226,7 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
   if (f.want("stochastic_rounding")) {
     a.stochastic_rounding = get_bool(j, "stochastic_rounding", path);
   }
+  a.autocasts_fp32_matmul = get_bool_or(j, "autocasts_fp32_matmul", path, a.autocasts_fp32_matmul);
   if (f.want("calibration")) {
     const std::string cp = path_key(path, "calibration");
     const Json& c = get_object(j, "calibration", path);
@@ -234,6 +236,10 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     if (cf.want("matmul_efficiency_max")) {
       cal.matmul_efficiency_max = get_positive(c, "matmul_efficiency_max", cp, 1);
     }
+    // Optional: preset files from before it was fitted use the BF16 efficiency.
+    cal.fp8_matmul_efficiency_max =
+        get_number_or(c, "fp8_matmul_efficiency_max", cp, 0, 1, cal.fp8_matmul_efficiency_max);
+    cal.attention_v3_efficiency = get_number_or(c, "attention_v3_efficiency", cp, 0, 1, cal.attention_v3_efficiency);
     if (cf.want("kernel_overhead_us")) {
       cal.kernel_overhead_us = get_number(c, "kernel_overhead_us", cp, 0, kMaxLatencyUs);
     }
@@ -519,6 +525,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.elementwise_kernels_per_layer = get_number_or(j, "elementwise_kernels_per_layer", path, 0, 1000,
                                                    fw.elementwise_kernels_per_layer);
   fw.overlap_param_gather = get_bool_or(j, "overlap_param_gather", path, fw.overlap_param_gather);
+  fw.attention_v3_kernels = get_bool_or(j, "attention_v3_kernels", path, fw.attention_v3_kernels);
   fw.zero3_gathers_per_layer =
       get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
   fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);

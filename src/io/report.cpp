@@ -115,9 +115,10 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
   o << "training        " << format_si(e.steps) << " steps, " << format_duration(e.train_time_s)
     << "\n";
   const Uncertainty u = uncertainty_for(s);
+  const BandFactors f = band_factors(u, e);
   o << "uncertainty     typically within " << format_fixed(100 * u.mean_abs_error, 0) << "% (" << u.basis
-    << "); step time " << format_duration(e.step_time_s * (1 + u.error_low)) << " to "
-    << format_duration(e.step_time_s * (1 + u.error_high)) << "\n";
+    << "); step time " << format_duration(e.step_time_s / f.faster) << " to "
+    << format_duration(e.step_time_s * f.slower) << "\n";
   if (!u.note.empty()) o << "                " << u.note << "\n";
   o << "\nwhere a step goes\n";
   for (const auto& t : e.breakdown_s) {

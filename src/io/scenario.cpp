@@ -161,7 +161,7 @@ const std::vector<std::string_view>& scenario_keys() {
   static const std::vector<std::string_view> keys = {
       "name", "description", "source", "model", "instance", "nodes", "chips", "precision",
       "parallel", "micro_batch", "global_batch", "recompute", "training", "flash_attention",
-      "master_weights", "framework", "compare_instances",
+      "master_weights", "auto_cast", "framework", "compare_instances",
       // read by the cost model (src/io/cost_json.cpp)
       "pricing", "overheads", "campaign", "owned_cluster", "energy", "claims", "deadline_days",
       "baseline_instance"};
@@ -189,6 +189,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   read_training(spec, doc);
   s.flash_attention = get_bool_or(doc, "flash_attention", "", true);
   s.master_weights = get_bool_or(doc, "master_weights", "", true);
+  s.auto_cast = get_bool_or(doc, "auto_cast", "", true);
   if (!s.master_weights && !s.accelerator.stochastic_rounding)
     spec.warnings.push_back("master_weights is false on " + s.accelerator.id +
                             ", which has no hardware stochastic rounding: BF16 updates lose small "

@@ -119,15 +119,25 @@ Uncertainty uncertainty_for(const Scenario& s) {
   return u;
 }
 
-Json uncertainty_json(const Uncertainty& u, const Estimate& e) {
+BandFactors band_factors(const Uncertainty& u, const Estimate& e) {
   // A run that was err too fast in the model (predicted / measured - 1 = err) really takes
-  // time x (1 + err): the error band maps to a band on times and throughput.
-  const double lo = 1 + u.error_low, hi = 1 + u.error_high;
+  // time x (1 + err): the error band maps to a band on times and throughput. Bounded whatever the
+  // widening compounded to: 0 < low <= estimate <= high, and no band promises a utilisation above
+  // the peak (a run cannot be faster than its hardware allows).
+  const double lo = std::clamp(1 + u.error_low, 0.05, 1.0);
+  BandFactors f;
+  f.slower = std::max(1.0, 1 + u.error_high);
+  f.faster = e.hfu > 0 ? std::min(1 / lo, std::max(1.0, 1 / e.hfu)) : 1 / lo;
+  return f;
+}
+
+Json uncertainty_json(const Uncertainty& u, const Estimate& e) {
+  const BandFactors f = band_factors(u, e);
   Json j;
-  j["tokens_per_s"] = {e.tokens_per_s / hi, e.tokens_per_s / lo};
-  j["step_time_s"] = {e.step_time_s * lo, e.step_time_s * hi};
-  j["train_time_s"] = {e.train_time_s * lo, e.train_time_s * hi};
-  j["mfu"] = {e.mfu / hi, e.mfu / lo};
+  j["tokens_per_s"] = {e.tokens_per_s / f.slower, e.tokens_per_s * f.faster};
+  j["step_time_s"] = {e.step_time_s / f.faster, e.step_time_s * f.slower};
+  j["train_time_s"] = {e.train_time_s / f.faster, e.train_time_s * f.slower};
+  j["mfu"] = {e.mfu / f.slower, e.mfu * f.faster};
   j["typical_error"] = u.mean_abs_error;
   j["runs"] = u.runs;
   j["basis"] = u.basis;

@@ -22,6 +22,13 @@ struct Uncertainty {
 
 Uncertainty uncertainty_for(const Scenario& s);
 
+// Throughput may be `faster` times higher or `slower` times lower than estimated (both >= 1);
+// times scale inversely. faster never takes HFU above 1.
+struct BandFactors {
+  double faster = 1, slower = 1;
+};
+BandFactors band_factors(const Uncertainty& u, const Estimate& e);
+
 // {"tokens_per_s": [low, high], "step_time_s": [...], "train_time_s": [...], "typical_error": x,
 //  "runs": n, "basis": "...", "covered": bool, "note": "..."}
 Json uncertainty_json(const Uncertainty& u, const Estimate& e);

@@ -56,6 +56,7 @@ const std::vector<KeyDef>& key_defs() {
       {"lr", "training.lora_rank", Kind::integer, 1, 65536},
       {"fa", "flash_attention", Kind::flag},
       {"mw", "master_weights", Kind::flag},
+      {"ac", "auto_cast", Kind::flag},
       {"pr", "pricing.mix", Kind::price_mix},
       {"sd", "pricing.spot_discount", Kind::number, 0, 1},
       {"dl", "deadline_days", Kind::number, 0, 1e6},

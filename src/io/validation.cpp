@@ -213,7 +213,7 @@ Json model_for_run(const PublishedRun& run, const Json& profile, std::vector<std
 
 // Links come from the accelerator's instance preset with the row's node size (else the largest
 // node); unstated network bandwidth too.
-Json instance_for_run(const PublishedRun& run, const PresetLibrary& lib) {
+Json instance_for_run(const PublishedRun& run, const PresetLibrary& lib, std::vector<std::string>& notes) {
   const Instance* base = nullptr;
   const int per_node = std::atoi(field(run, "chips_per_node").c_str());
   for (const auto& i : lib.instances) {
@@ -228,6 +228,20 @@ Json instance_for_run(const PublishedRun& run, const PresetLibrary& lib) {
   if (base) inst["base"] = base->id;
   const std::string net = field(run, "inter_node_gbps");
   inst["inter_node_gbps"] = !net.empty() ? number_or_string(net) : Json(base ? base->inter_node_gbps : 0.0);
+  if (net.empty() && base && base->inter_node_gbps <= 0) {
+    // A rack-scale domain with no published network (GB300 NVL72 on AWS): the HGX board of the same
+    // GPU (a Grace-Blackwell rack part gbNNN and its board bNNN)
+    // gives its NIC per GPU (HGX B300: 8 x ConnectX-8 at 800 Gb/s, NVIDIA Blackwell Ultra datasheet).
+    for (const auto& i : lib.instances) {
+      if (i.inter_node_gbps <= 0 || i.chips_per_node <= 0 || run.accelerator.size() < 2 ||
+          i.accelerator_id != run.accelerator.substr(1))
+        continue;
+      const double per_chip = i.inter_node_gbps / i.chips_per_node;
+      inst["inter_node_gbps"] = per_chip * std::atof(field(run, "chips_per_node").c_str());
+      notes.push_back("inter_node_gbps: not stated; " + format_number(per_chip) + " Gbit/s per chip as on " + i.id);
+      break;
+    }
+  }
   return inst;
 }
 
@@ -262,7 +276,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
   }
   Json doc = {{"name", run.id},
               {"model", model_for_run(run, profile, notes)},
-              {"instance", instance_for_run(run, lib)},
+              {"instance", instance_for_run(run, lib, notes)},
               {"chips", num("chips")},
               {"precision", field(run, "precision")},
               {"parallel", {{"tp", num("tp")}, {"pp", num("pp")}, {"dp", num("dp")}, {"cp", num("cp")},
@@ -274,6 +288,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
               {"recompute", rc},
               {"framework", run.framework},
               {"flash_attention", profile.value("flash_attention", true)},
+              {"master_weights", profile.value("master_weights", true)},
               {"training", training_for_run(run, profile, notes)}};
   std::string defaults;
   for (const auto& n : notes) defaults += (defaults.empty() ? "" : "; ") + n;

@@ -54,13 +54,14 @@ void panel_headline(AppState& s) {
   // Times and bills scale with the throughput error; the band is that of published runs of the
   // same accelerator (and framework), widened outside the data (src/io/uncertainty).
   const io::Uncertainty& u = o->band;
-  const double lo = 1 + u.error_low, hi = 1 + u.error_high;
+  const io::BandFactors f = io::band_factors(u, e);
   if (o->cost) {
     const auto& r = o->cost->result;
-    wall_sub = fmt_duration(r.wall.total_s * lo) + " to " + fmt_duration(r.wall.total_s * hi);
-    if (r.bill.priced) bill_sub += ", " + fmt_usd(r.bill.total_usd * lo) + " to " + fmt_usd(r.bill.total_usd * hi);
+    wall_sub = fmt_duration(r.wall.total_s / f.faster) + " to " + fmt_duration(r.wall.total_s * f.slower);
+    if (r.bill.priced)
+      bill_sub += ", " + fmt_usd(r.bill.total_usd / f.faster) + " to " + fmt_usd(r.bill.total_usd * f.slower);
   }
-  const std::string mfu_sub = fmt_percent(e.mfu / hi) + " to " + fmt_percent(e.mfu / lo) + ", " +
+  const std::string mfu_sub = fmt_percent(e.mfu / f.slower) + " to " + fmt_percent(e.mfu * f.faster) + ", " +
                               fmt_fixed(e.tflops_per_chip, 0) + " TFLOP/s per chip";
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail = ImGui::GetContentRegionAvail().x;

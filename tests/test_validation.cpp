@@ -1,0 +1,100 @@
+// Reading published-run CSVs (`traincalc validate`, the accuracy test): the software column picks
+// a profile, empty fields take the documented defaults and say so, and bad rows name their field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "io/validation.hpp"
+
+namespace tc::io {
+namespace {
+
+const char* kHeader =
+    "id,source,model,layers,hidden,ffn_hidden,heads,kv_heads,seq_len,vocab,moe_experts,moe_top_k,"
+    "accelerator,chips,chips_per_node,devices_per_chip,inter_node_gbps,precision,tp,pp,dp,cp,ep,vpp,"
+    "sequence_parallel,zero,micro_batch,global_batch,recompute,measured_tokens_per_s_per_chip,"
+    "measured_step_time_s,software,origin,notes\n";
+
+// A Llama 3 8B row on 8 H100s; fields can be replaced by name.
+std::string row(const std::string& software = "Megatron-Bridge", const std::string& micro_batch = "1",
+                const std::string& recompute = "", const std::string& measured = "9000") {
+  return "R1,test source,Llama3-8B,32,4096,14336,32,8,8192,128256,,,h100-sxm,8,8,1,,bf16,1,1,8,1,1,1,"
+         "no,1," + micro_batch + ",128," + recompute + "," + measured + ",," + software + ",published,\n";
+}
+
+const PresetLibrary& lib() {
+  static const PresetLibrary l = load_builtin_presets();
+  return l;
+}
+
+bool has_note(const PublishedRun& r, const std::string& text) {
+  for (const auto& n : r.notes)
+    if (n.find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(Validation, SoftwarePicksTheProfile) {
+  EXPECT_EQ(read_published_runs(std::string(kHeader) + row("Megatron-LM (2021)"))[0].framework, "megatron-2021");
+  EXPECT_EQ(read_published_runs(std::string(kHeader) + row("torchtitan (FSDP2)"))[0].framework, "fsdp");
+  // Aliases and case do not matter.
+  EXPECT_EQ(read_published_runs(std::string(kHeader) + row("megatron-core"))[0].framework, "megatron");
+}
+
+TEST(Validation, UnknownOrEmptySoftwareTakesTheDefaultAndSaysSo) {
+  const auto unknown = read_published_runs(std::string(kHeader) + row("MyFork 0.1"))[0];
+  EXPECT_EQ(unknown.framework, "megatron");
+  EXPECT_TRUE(has_note(unknown, "no profile for 'MyFork 0.1'")) << unknown.notes.size();
+  const auto empty = read_published_runs(std::string(kHeader) + row(""))[0];
+  EXPECT_TRUE(has_note(empty, "software: empty")) << empty.notes.size();
+}
+
+TEST(Validation, EmptyMicroBatchIsSearchedAndEmptyRecomputeIsTheStacksDefault) {
+  const auto runs = read_published_runs(std::string(kHeader) + row("NeuronX Distributed", "", ""));
+  const Json doc = scenario_for_run(runs[0], lib());
+  EXPECT_EQ(doc["micro_batch"], "auto");
+  // NxD's default is selective recompute, not "none".
+  EXPECT_EQ(doc["recompute"], "selective");
+  const RunCheck c = check_run(runs[0], lib());
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  EXPECT_TRUE(has_note(c.run, "micro_batch: empty")) << c.run.notes.size();
+  EXPECT_TRUE(has_note(c.run, "recompute: empty"));
+}
+
+TEST(Validation, BomAndCrlfAreRead) {
+  std::string text = std::string("\xEF\xBB\xBF") + kHeader + row();
+  for (size_t i = 0; (i = text.find('\n', i)) != std::string::npos; i += 2) text.replace(i, 1, "\r\n");
+  const auto runs = read_published_runs(text);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].id, "R1");
+  const RunCheck c = check_run(runs[0], lib());
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  EXPECT_TRUE(std::isfinite(c.error));
+}
+
+TEST(Validation, NonPositiveOrMissingMeasurementNamesTheField) {
+  for (const std::string bad : {"0", "-5", "nan", "inf", "abc", ""}) {
+    const auto runs = read_published_runs(std::string(kHeader) + row("Megatron-Bridge", "1", "", bad));
+    const RunCheck c = check_run(runs[0], lib());
+    EXPECT_NE(c.problem.find("measured_tokens_per_s_per_chip"), std::string::npos) << bad << ": " << c.problem;
+    const ValidationSummary s = summarize({c});
+    EXPECT_EQ(s.rows, 0);
+    EXPECT_EQ(s.failed, 1);
+    EXPECT_NE(s.failures.find("R1"), std::string::npos);
+  }
+}
+
+TEST(Validation, MissingColumnIsAnError) {
+  EXPECT_THROW(read_published_runs("id,accelerator\nR1,h100-sxm\n"), InputError);
+}
+
+TEST(Validation, BandHoldsThePrediction) {
+  const RunCheck c = check_run(read_published_runs(std::string(kHeader) + row())[0], lib());
+  ASSERT_TRUE(c.problem.empty()) << c.problem;
+  EXPECT_GT(c.band_low_tokens_per_s_per_chip, 0);
+  EXPECT_LE(c.band_low_tokens_per_s_per_chip, c.predicted_tokens_per_s_per_chip);
+  EXPECT_GE(c.band_high_tokens_per_s_per_chip, c.predicted_tokens_per_s_per_chip);
+}
+
+}  // namespace
+}  // namespace tc::io
