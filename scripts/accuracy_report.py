@@ -311,36 +311,53 @@ def rebuild(cli):
 PREVIOUS = {"rows": 205, "mae": 0.062, "p90": 0.127, "loso_mean": 0.117,
             "loso": {"Megatron-LM": 0.068, "MosaicML": 0.069, "NeMo/Megatron-Bridge": 0.115, "MLPerf": 0.026,
                      "torchtitan": 0.105, "Neuron (all stacks as one family)": 0.319}}
+# The same model and calibration (commit 2a40647) measured by this script on the 334-row set
+# (2026-12-01, before any mechanism changed): 24 rows could not run (b300, gb300, fp4), its band
+# was the in-sample spread.
+PREVIOUS_334 = {"loso_mean": 0.170, "loso_worst": 0.297, "heldout_mae": 0.080, "heldout_p90": 0.164,
+                "heldout_coverage": 0.85, "loso_coverage": 0.55, "mae": 0.113, "p90": 0.312, "failed": 24,
+                "not_fitting": 20,
+                "loso": {"MLPerf": 0.026, "Megatron-LM": 0.067, "MosaicML": 0.077, "NeMo/Megatron-Bridge": 0.184,
+                         "Neuron: Megatron-LM on Neuron": 0.201, "Neuron: NeMo Megatron on Neuron": 0.297,
+                         "Neuron: NeuronX Distributed": 0.082, "Neuron: PyTorch Neuron (Hugging Face Trainer)": 0.287,
+                         "SimuMax": 0.218, "torchtitan": 0.265}}
 
 
 def summary_lines(all_rows, fig, lo):
     rows = [r for r in all_rows if not r["problem"]]
     fitted = [r for r in rows if not calibrate.held_out(r["id"])]
+    P = PREVIOUS_334
     L = ["## Summary: out of sample first", "",
-         "| figure | before (205 rows, 2026-11-30) | now |", "|---|---|---|",
+         "| figure | previous model, 205 rows (2026-11-30) | previous model, these 334 rows | now |",
+         "|---|---|---|---|",
          f"| leave-one-source-out mean (each family refitted out, then predicted) | {100 * PREVIOUS['loso_mean']:.1f}% | "
-         f"**{100 * fig['loso_mean']:.1f}%** ({len(lo)} families) |",
-         f"| worst family left out | {100 * max(PREVIOUS['loso'].values()):.1f}% | {100 * fig['loso_worst']:.1f}% |",
-         f"| held-out split (every row with crc32(id) % 5 == 0, never fitted) | - | **{100 * fig['heldout_mae']:.1f}%** MAE, "
-         f"p90 {100 * fig['heldout_p90']:.1f}% (n = {fig['n_heldout']}) |",
-         f"| band coverage, held-out rows inside the CLI's p10-p90 band | - | **{100 * fig['heldout_coverage']:.0f}%** |",
+         f"{100 * P['loso_mean']:.1f}% | **{100 * fig['loso_mean']:.1f}%** ({len(lo)} families) |",
+         f"| worst family left out | {100 * max(PREVIOUS['loso'].values()):.1f}% | {100 * P['loso_worst']:.1f}% | "
+         f"{100 * fig['loso_worst']:.1f}% |",
+         f"| held-out split (every row with crc32(id) % 5 == 0, never fitted): MAE | - | {100 * P['heldout_mae']:.1f}% | "
+         f"**{100 * fig['heldout_mae']:.1f}%** (n = {fig['n_heldout']}) |",
+         f"| held-out split: p90 | - | {100 * P['heldout_p90']:.1f}% | {100 * fig['heldout_p90']:.1f}% |",
+         f"| band coverage, held-out rows inside the CLI's p10-p90 band (promises 80%) | - | "
+         f"{100 * P['heldout_coverage']:.0f}% | **{100 * fig['heldout_coverage']:.0f}%** |",
          f"| band coverage, out-of-sample errors inside the band of the other families | - | "
-         f"**{100 * fig['loso_coverage']:.0f}%** (n = {fig['n_loso']}) |",
-         f"| in sample: fitted rows MAE | {100 * PREVIOUS['mae']:.1f}% | {100 * fig['mae']:.1f}% (n = {fig['n_fitted']}) |",
-         f"| in sample: fitted rows p90 | {100 * PREVIOUS['p90']:.1f}% | {100 * fig['p90']:.1f}% |",
-         f"| rows that cannot be estimated | 0 of 205 | {len(all_rows) - len(rows)} of {len(all_rows)} |",
-         f"| published layouts reported as not fitting in memory | - | {sum(1 for r in rows if not r['fits'])} |",
-         "", "| accelerator | rows | MAE (all rows, shipped calibration) | p90 | bias |", "|---|---|---|---|---|"]
+         f"{100 * P['loso_coverage']:.0f}% | **{100 * fig['loso_coverage']:.0f}%** (n = {fig['n_loso']}) |",
+         f"| in sample: fitted rows MAE | {100 * PREVIOUS['mae']:.1f}% | {100 * P['mae']:.1f}% | {100 * fig['mae']:.1f}% "
+         f"(n = {fig['n_fitted']}) |",
+         f"| in sample: fitted rows p90 | {100 * PREVIOUS['p90']:.1f}% | {100 * P['p90']:.1f}% | {100 * fig['p90']:.1f}% |",
+         f"| rows that cannot be estimated | 0 of 205 | {P['failed']} of 334 | {len(all_rows) - len(rows)} of {len(all_rows)} |",
+         f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
+         f"{sum(1 for r in rows if not r['fits'])} |",
+        "", "| accelerator | rows | MAE (all rows, shipped calibration) | p90 | bias |", "|---|---|---|---|---|"]
     for acc in sorted({r["accelerator"] for r in rows}):
         g = [r for r in rows if r["accelerator"] == acc]
         L.append(f"| {acc} | {len(g)} | {100 * mae(g):.1f}% | {100 * p90(g):.1f}% | "
                  f"{pct(sum(r['error'] for r in g) / len(g))} |")
-    L += ["", "| source family | rows | in-sample MAE | left out: MAE | left out: bias | before, left out |",
+    L += ["", "| source family | rows | in-sample MAE | left out: MAE | left out: bias | previous model, left out |",
           "|---|---|---|---|---|---|"]
     for fam in families(rows):
         g = [r for r in fitted if r["family"] == fam]
         v = lo.get(fam)
-        before = PREVIOUS["loso"].get(fam)
+        before = P["loso"].get(fam)
         L.append(f"| {fam} | {len(g)} | {100 * mae(g):.1f}% | "
                  + (f"{100 * v['mae']:.1f}% | {pct(v['bias'])}" if v else "- | -")
                  + f" | {'' if before is None else f'{100 * before:.1f}%'} |")
@@ -378,6 +395,36 @@ def main():
          "`tests/accuracy_loso.sh` enforces the targets of `TARGETS` in the script and "
          "`tests/test_accuracy.cpp` the in-sample ones.", ""]
     L += summary_lines(all_rows, fig, lo)
+    L += ["", "## What moved, and what is not met", "",
+          "Mechanisms that replaced fitted factors (each changes structure; the fit then refits only "
+          "bounded physical constants):", "",
+          "- No per-framework multiplier on GEMM speed (Megatron's was 1.27). What it hid is now named: FP8 "
+          "GEMMs at their own efficiency of the FP8 peak (`fp8_matmul_efficiency_max`; all of Megatron's H100 "
+          "rows are FP8, all FSDP ones BF16), FlashAttention-3-class attention in Transformer Engine stacks "
+          "(`attention_v3_efficiency`, fitted 0.85 of the H100 peak against 0.18 for FlashAttention-2), and "
+          "separately launched elementwise kernels per layer (fused stacks few, eager PyTorch many).",
+          "- A kernel call costs 2-12 us (it was fitted up to 80 us): small-GEMM and eager-mode overhead now "
+          "comes from kernel counts.",
+          "- Local experts run as one grouped GEMM per pass, plus the token dispatcher's routing traffic and "
+          "kernels: Megatron-Bridge 26.x MoE rows went from -30% to -43% to within 10%; the 25.11 Qwen3-30B "
+          "rows, measured 1.7x slower on the same layout, are now far too fast (+260% on B200), which alone "
+          "adds 4 points to the held-out MAE.",
+          "- Megatron-LM's own defaults (no TP, EP or DP communication overlap) are a profile apart from the "
+          "NeMo/Megatron-Bridge recipes (overlap on, parameter gather behind the forward): SimuMax's "
+          "Megatron-LM runs left out went from 21.8% to 12.5%.",
+          "- BF16 gradient buffers in Megatron-Core, pure-BF16 weights on the Neuron Megatron-LM port, and "
+          "embedding/loss counted as pipeline layers: published layouts reported as not fitting fell from 20 "
+          "to 11.",
+          "- FP32 jobs on Neuron run their matmuls in BF16 (the compiler's auto-cast; `\"auto_cast\": false` "
+          "turns it off): the two FP32 BERT rows moved from -50% to +50%, so the published FP32 figures ran "
+          "with less than full auto-cast.",
+          "- Bands come from out-of-sample errors with split-conformal edges; held-out coverage 81%.",
+          "", "Goals of the accuracy issue not met yet: leave-one-source-out mean <= 8% and every family <= 12% "
+          "(NeMo on Neuron, PyTorch Neuron, torchtitan and Megatron-Bridge are above), in-sample MAE <= 5% "
+          "and p90 <= 12%, every accelerator with five rows or more <= 8%, no published layout reported as "
+          "not fitting (11 left: Llama 3.1 405B on GB200 without a stated recompute or offload, four MPT-350M "
+          "rows within 2% of capacity, two FSDP 70B rows), and the coverage of other families' bands (52%: a "
+          "new source's errors are larger than any one family's spread)."]
     L += ["", "## The band", "",
           "Each estimate shows the 10th to 90th percentile of the out-of-sample errors of its closest "
           "group (the accelerator with the framework where that group has three or more rows, else the "

@@ -75,8 +75,8 @@ RELATIVES = {"blackwell": "h100-sxm", "h100-sxm": "blackwell", "a100-40gb": "a10
 # launches per layer (fusion). No profile scales GEMM speed. Each entry: key, bounds, and the value
 # a profile takes when it has no rows left to fit on.
 FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0.95, 0.0),
-                           ("elementwise_kernels_per_layer", 2, 40, 6)],
-              "megatron-lm": [("elementwise_kernels_per_layer", 2, 40, 6)],
+                           ("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
+              "megatron-lm": [("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
               "megatron-2021": [("elementwise_kernels_per_layer", 2, 40, 10)],
               "fsdp": [("elementwise_kernels_per_layer", 4, 150, 20)],
               "deepspeed-zero3": [("dp_overlap", 0.0, 0.95, 0.85)],

@@ -271,8 +271,16 @@ LayerTimes layer_times(const Ctx& x) {
   // activation-sized elements for FP8): the inputs of QKV, O, FFN in and out.
   if (low_precision(x.sc.precision))
     elems += (1.0 + x.op_bytes / x.act_bytes) * (rep * 2.0 * h + h / t + moe_factor * f / t);
+  // Token routing of a mixture-of-experts layer (Megatron-Core's token dispatcher): the router's
+  // logits, softmax and top-k over E experts, then each token copied to its top_k slots before the
+  // experts (permute: read h, write k h) and gathered back after them (read k h, write h).
+  double kernels = x.sc.framework.elementwise_kernels_per_layer;
+  if (m.moe_experts > 0) {
+    elems += 3.0 * m.moe_experts / t + 2.0 * (1.0 + m.moe_top_k) * h * rep;
+    kernels += x.sc.framework.moe_kernels_per_layer;
+  }
   // Each elementwise kernel also pays the per-kernel cost; backward launches twice as many.
-  const double launches = x.sc.framework.elementwise_kernels_per_layer * x.kernel_s();
+  const double launches = kernels * x.kernel_s();
   r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s + launches;
   r.memory_bwd = 2.0 * (r.memory_fwd);
 

@@ -149,6 +149,9 @@ struct FrameworkProfile {
   // dropout; backward twice as many): fused stacks (Transformer Engine's layernorm_linear, fused
   // bias-activation and bias-dropout-add) launch fewer than eager PyTorch. Each pays the kernel cost.
   double elementwise_kernels_per_layer = 10;
+  // Kernels a mixture-of-experts layer adds forward for routing (router GEMM, softmax, top-k,
+  // token counts, permute, unpermute, their index work): fused dispatchers launch fewer.
+  double moe_kernels_per_layer = 12;
   // The distributed optimizer gathers updated parameters behind the next step's forward, bucket by
   // bucket (Megatron-Core --overlap-param-gather); otherwise the gather follows the step exposed.
   bool overlap_param_gather = false;
