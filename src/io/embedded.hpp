@@ -9,4 +9,11 @@ struct EmbeddedFile {
   const char* contents;
 };
 const std::vector<EmbeddedFile>& embedded_presets();
+
+// The contents of one embedded file by its path, or nullptr.
+inline const char* embedded_contents(const std::string& path) {
+  for (const auto& f : embedded_presets())
+    if (path == f.path) return f.contents;
+  return nullptr;
+}
 }  // namespace tc::io

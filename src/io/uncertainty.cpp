@@ -12,9 +12,8 @@ namespace {
 
 const Json& table() {
   static const Json doc = [] {
-    for (const auto& f : embedded_presets())
-      if (std::string_view(f.path) == "presets/accuracy/uncertainty.json") return Json::parse(f.contents);
-    return Json::object();
+    const char* text = embedded_contents("presets/accuracy/uncertainty.json");
+    return text ? Json::parse(text) : Json::object();
   }();
   return doc;
 }

@@ -90,9 +90,8 @@ double measurement(PublishedRun& r, const char* key) {
 // presets/accuracy/software.json: the stack a row names -> framework profile and its defaults.
 const Json& software_table() {
   static const Json doc = [] {
-    for (const auto& f : embedded_presets())
-      if (std::string_view(f.path) == "presets/accuracy/software.json") return Json::parse(f.contents);
-    return Json::object();
+    const char* text = embedded_contents("presets/accuracy/software.json");
+    return text ? Json::parse(text) : Json::object();
   }();
   return doc;
 }
