@@ -226,6 +226,7 @@ def uncertainty(rows, residual, unseen):
         out.append({"accelerator": acc, "framework": fw, **spread(errs)})
     # Accelerators without runs take the band of the one whose calibration they share.
     relatives = {m: members[0] for members in calibrate.GROUPS.values() for m in members[1:]}
+    relatives.update({chip: "trainium1" for chip in calibrate.DERIVED})
     return {"schema": "traincalc.uncertainty/1", "relatives": relatives, "coverage": coverage(),
             "about": "Out-of-sample signed errors of predicted tokens/s per chip against "
                      "tests/data/published_runs.csv (predicted / measured - 1, each row predicted by the "

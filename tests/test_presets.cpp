@@ -342,6 +342,10 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
     EXPECT_GT(c.hbm_efficiency, 0.3) << a.id;
     EXPECT_LE(c.hbm_efficiency, 1.0) << a.id;
     EXPECT_NE(c.fitted_on.find("published_runs.csv"), std::string::npos) << a.id << ": " << c.fitted_on;
+    // A chip without published runs is calibrated from its own microbenchmarks, and says so.
+    if (a.id == "trainium2" || a.id == "trainium3") {
+      EXPECT_EQ(c.fitted_on.rfind("derived from microbenchmarks", 0), 0u) << a.id << ": " << c.fitted_on;
+    }
   }
   // Overlaps are shares of communication hidden: never more than all of it.
   for (const auto& f : lib.frameworks) {

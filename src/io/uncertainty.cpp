@@ -79,6 +79,10 @@ Uncertainty uncertainty_for(const Scenario& s) {
       add_note(u, "no published runs for " + s.accelerator.id + "; band from " + acc +
                       ", widened by the error of accelerators predicted from a relative's calibration (" +
                       std::to_string(n["runs"].get<int>()) + " held-out runs)");
+      // Its calibration says where it came from (scripts/calibrate.py writes it).
+      if (s.accelerator.cal.fitted_on.rfind("derived from microbenchmarks", 0) == 0)
+        add_note(u, "extrapolated from microbenchmarks: its efficiencies come from its own kernel "
+                    "benchmarks and Trainium1's measured software gap");
     } else {
       scale(u, 2);
       add_note(u, "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled");
