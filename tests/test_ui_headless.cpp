@@ -75,7 +75,7 @@ class Headless : public ::testing::Test {
 TEST_F(Headless, DefaultScenarioAnswersTheMainQuestion) {
   const std::string drawn = frames(4);
   ASSERT_TRUE(state.current.ok) << state.current.error;
-  EXPECT_EQ(state.current.spec.model_id, "llama3.1-70b");
+  EXPECT_EQ(state.current.job.spec.model_id, "llama3.1-70b");
   EXPECT_EQ(state.comparison.size(), 2u);
   for (const auto& c : state.comparison) EXPECT_TRUE(c.done && c.out.ok) << c.instance_id << ": " << c.out.error;
   EXPECT_NE(drawn.find("Wall time"), std::string::npos);
@@ -198,6 +198,79 @@ TEST_F(Headless, TheMirrorCarriesTheResults) {
     if (r["key"] == "step_time_s") has_step = r["value"].get<double>() == state.current.est.step_time_s;
   EXPECT_TRUE(has_step);
   EXPECT_EQ(m["comparison"]["rows"].size(), 2u);
+}
+
+// What a scenario's outcome shows, as the CLI prints it, apart from what only a full plan search
+// gives: the count of plans it considered (also in the warning that none fits), and the baseline
+// instance's own plan and saving.
+io::Json shown_result(const Outcome& o) {
+  if (!o.ok) return o.error;
+  if (o.cost_error) return o.cost_error->what();
+  io::Json j = io::result_json(o.job, o);
+  j.erase("plans_considered");
+  j.erase("baseline");
+  io::Json warnings = io::Json::array();
+  for (const auto& w : j["warnings"])
+    if (w.get<std::string>().rfind("baseline_instance:", 0) != 0 && w.get<std::string>().rfind("no plan among", 0) != 0)
+      warnings.push_back(w);
+  j["warnings"] = warnings;
+  return j;
+}
+
+// Random scenarios (every seed among them) whose pricing includes spot hours, claims and a
+// baseline: after a drag that comes back to where it started, the preview shown while the
+// control is held is the result shown after the release.
+TEST(DragPreview, IsTheReleasedResult) {
+  AppState s;
+  init(s, nullptr);
+  std::mt19937 rng(11);
+  auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+  const io::Json pricings[] = {
+      io::Json(nullptr), {{"tier", "spot"}}, {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.25}},
+                                                       {{"tier", "spot"}, {"fraction", 0.75}}}}}};
+  std::vector<io::Json> docs;
+  for (const auto& seed : s.seeds) docs.push_back(seed.doc);
+  for (int i = 0; i < 24; ++i) {
+    io::Json d = {{"model", pick(s.lib.model_ids())}, {"instance", pick(s.lib.instance_ids())},
+                  {"nodes", 1 + static_cast<int>(rng() % 6)}, {"training", {{"tokens", 1e9 * (1 + rng() % 500)}}}};
+    if (const io::Json& p = pricings[rng() % 3]; !p.is_null()) d["pricing"] = p;
+    if (rng() % 2) d["baseline_instance"] = pick(s.lib.instance_ids());
+    if (rng() % 2) d["claims"] = {{{"text", "a week"}, {"wall_time_days", 7}, {"mfu", 0.4}}};
+    docs.push_back(d);
+  }
+  int compared = 0, spot = 0;
+  for (const auto& doc : docs) {
+    SCOPED_TRACE(doc.dump());
+    set_scenario(s, doc, "");
+    s.interacting = false;
+    update(s, 1e9);
+    if (s.current.cost_error && s.current.cost_error->field() == "baseline_instance") {
+      // The preview leaves the baseline out, and with it the baseline's own problems.
+      s.doc.erase("baseline_instance");
+      update(s, 1e9);
+    }
+    if (!s.current.ok) continue;
+    const io::Json released = shown_result(s.current);
+    for (const char* field : {"nodes", "training.tokens"}) {
+      const io::Json* at = doc_get(s.doc, field);
+      if (!at) continue;
+      const io::Json start = *at;
+      s.interacting = true;
+      doc_set(s.doc, field, start.is_number_integer() ? io::Json(start.get<int>() * 2) : io::Json(start.get<double>() * 2));
+      update(s, 1e9);
+      doc_set(s.doc, field, start);
+      update(s, 1e9);
+      ASSERT_TRUE(s.preview) << field;
+      EXPECT_EQ(io::Json::diff(shown_result(s.current), released), io::Json::array()) << field;
+      s.interacting = false;
+      update(s, 1e9);
+      EXPECT_EQ(io::Json::diff(shown_result(s.current), released), io::Json::array()) << field << " released";
+    }
+    ++compared;
+    if (s.current.cost && s.current.cost->result.wall.expected_spot_interruptions > 0) ++spot;
+  }
+  EXPECT_GT(compared, 12);
+  EXPECT_GT(spot, 3) << "the spot interruption rate must be part of what is compared";
 }
 
 TEST(UrlState, RoundTripsEveryEditableField) {

@@ -9,10 +9,9 @@
 #include <vector>
 
 #include "io/compare.hpp"
-#include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
-#include "io/scenario.hpp"
 #include "io/validation.hpp"
 
 namespace {
@@ -100,22 +99,19 @@ tc::io::PresetLibrary library(const Args& a) {
   return lib;
 }
 
+tc::io::Job read_job(const Args& a, const tc::io::PresetLibrary& lib) {
+  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
+  return tc::io::parse_job_text(read_input(a.positional[0]), lib, label);
+}
+
 int cmd_estimate(const Args& a) {
   if (a.positional.size() != 1) throw UsageError{"estimate needs one scenario file (or -)"};
   const std::string format = a.format.empty() ? "json" : a.format;
   if (format != "json" && format != "text") throw UsageError{"--format must be json or text"};
   const auto lib = library(a);
-  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
-  const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
-  const tc::Estimate e = tc::io::run_estimate(spec);
-  const tc::io::CostReport cost = tc::io::cost_report(spec, e, lib);
-  if (format == "text") {
-    std::cout << tc::io::estimate_text(spec, e) << tc::io::cost_text(cost);
-  } else {
-    tc::io::Json j = tc::io::estimate_json(spec, e);
-    tc::io::add_cost_json(j, cost);
-    std::cout << j.dump(2) << "\n";
-  }
+  const auto job = read_job(a, lib);
+  const tc::io::Result r = tc::io::evaluate(job, lib);
+  std::cout << (format == "text" ? tc::io::result_text(job, r) : tc::io::result_json(job, r).dump(2) + "\n");
   return 0;
 }
 
@@ -139,13 +135,12 @@ int cmd_compare(const Args& a) {
   if (format != "text" && format != "csv" && format != "json" && format != "markdown")
     throw UsageError{"--format must be text, csv, json or markdown"};
   const auto lib = library(a);
-  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
-  const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
-  std::vector<std::string> ids = a.instances.empty() ? spec.compare_instances : split_ids(a.instances);
-  if (a.instances.empty() && ids.empty()) ids = {spec.instance_id};
+  const auto job = read_job(a, lib);
+  std::vector<std::string> ids = a.instances.empty() ? job.spec.compare_instances : split_ids(a.instances);
+  if (a.instances.empty() && ids.empty()) ids = {job.spec.instance_id};
   if (ids.empty()) throw tc::io::InputError("--instances", "lists no instance");
   for (const auto& id : ids) lib.require_instance(id, "--instances");
-  const auto rows = tc::io::compare_instances(spec, lib, ids);
+  const auto rows = tc::io::compare_instances(job, lib, ids);
   const auto table = tc::io::compare_table(rows);
   if (format == "json") {
     std::cout << tc::io::compare_json(rows).dump(2) << "\n";
@@ -212,8 +207,9 @@ int cmd_validate(const Args& a) {
     for (const auto& r : runs) {
       if (r.id != a.row_id) continue;
       const auto doc = tc::io::scenario_for_run(r, lib);
-      const auto spec = tc::io::parse_scenario(doc, lib, r.id);
-      std::cout << doc.dump(2) << "\n\n" << tc::io::estimate_text(spec, tc::io::run_estimate(spec))
+      const auto job = tc::io::parse_job(doc, lib, r.id);
+      const tc::io::Result res = tc::io::evaluate(job, lib, tc::io::kVariantOptions);
+      std::cout << doc.dump(2) << "\n\n" << tc::io::estimate_text(job.spec, res.est, res.band)
                 << "measured " << r.measured_tokens_per_s_per_chip << " tokens/s per chip\n";
       return 0;
     }

@@ -63,36 +63,56 @@ void read_instance(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib
 }
 
 void read_cluster(ScenarioSpec& spec, const Json& doc) {
-  Scenario& s = spec.scenario;
-  const int per_node = s.instance.chips_per_node;
   if (has_key(doc, "nodes") && has_key(doc, "chips"))
     throw InputError("chips", "give nodes or chips, not both");
-  if (has_key(doc, "chips")) {
-    const int chips = get_int(doc, "chips", "", 1, 100000000);
-    spec.requested_chips = chips;
+  if (has_key(doc, "chips"))
+    spec.requested_chips = get_int(doc, "chips", "", 1, 100000000);
+  else
+    spec.scenario.nodes = get_int_or(doc, "nodes", "", 1, 1000000, 1);
+}
+
+// Nodes (and chips in use) of the cluster on the spec's instance.
+void place_cluster(ScenarioSpec& spec) {
+  Scenario& s = spec.scenario;
+  const int per_node = spec.node_chips;
+  s.instance.chips_per_node = per_node;
+  s.chips = 0;
+  spec.cluster_warning.clear();
+  if (const int chips = spec.requested_chips; chips > 0) {
     if (chips < per_node) {
       // A part of one instance (e.g. 4 of a node's 8 GPUs): the scale-up domain shrinks with it.
       s.instance.chips_per_node = chips;
       s.nodes = 1;
-      spec.warnings.push_back("chips (" + std::to_string(chips) + ") use part of one " +
-                              spec.instance_id + " (" + std::to_string(per_node) +
-                              " chips); the whole instance is billed");
+      spec.cluster_warning = "chips (" + std::to_string(chips) + ") use part of one " + spec.instance_id +
+                             " (" + std::to_string(per_node) + " chips); the whole instance is billed";
     } else if (chips % per_node != 0) {
       // Whole nodes are provisioned; the job runs on the chips asked for (e.g. 256 GPUs of four
       // NVL72 racks).
       s.nodes = (chips + per_node - 1) / per_node;
       s.chips = chips;
-      spec.warnings.push_back("chips (" + std::to_string(chips) + ") fill " + std::to_string(s.nodes) +
-                              " nodes of " + std::to_string(per_node) + " only partly; whole nodes are billed");
+      spec.cluster_warning = "chips (" + std::to_string(chips) + ") fill " + std::to_string(s.nodes) +
+                             " nodes of " + std::to_string(per_node) + " only partly; whole nodes are billed";
     } else {
       s.nodes = chips / per_node;
     }
-  } else {
-    s.nodes = get_int_or(doc, "nodes", "", 1, 1000000, 1);
   }
   if (1.0 * s.nodes * s.instance.chips_per_node * s.accelerator.devices_per_chip > 1e8)
-    throw InputError(has_key(doc, "chips") ? "chips" : "nodes",
+    throw InputError(spec.requested_chips > 0 ? "chips" : "nodes",
                      "the cluster would hold more than 100 million devices");
+}
+
+// What follows the accelerator: the default framework and the master-weights warning.
+void place_hardware(ScenarioSpec& spec, const PresetLibrary& lib) {
+  Scenario& s = spec.scenario;
+  if (!spec.framework_given) {
+    const auto* f = default_framework(lib, s.accelerator);
+    s.framework = f ? *f : FrameworkProfile{};
+  }
+  spec.rounding_warning.clear();
+  if (!s.master_weights && !s.accelerator.stochastic_rounding)
+    spec.rounding_warning = "master_weights is false on " + s.accelerator.id +
+                            ", which has no hardware stochastic rounding: BF16 updates lose small "
+                            "gradients";
 }
 
 void read_plan(ScenarioSpec& spec, const Json& doc) {
@@ -129,7 +149,7 @@ void read_training(ScenarioSpec& spec, const Json& doc) {
   Scenario& s = spec.scenario;
   const double tokens_per = tokens_per_sample(s.model);
   if (!has_key(doc, "training")) {
-    spec.warnings.push_back("no training amount given (training.tokens or training.samples): "
+    spec.training_warnings.push_back("no training amount given (training.tokens or training.samples): "
                             "time and cost of the whole job are 0");
     return;
   }
@@ -151,7 +171,7 @@ void read_training(ScenarioSpec& spec, const Json& doc) {
   } else if (has_key(t, "samples")) {
     s.train_tokens = get_number(t, "samples", "training", 0, 1e15) * epochs * tokens_per;
   } else {
-    spec.warnings.push_back("training has no tokens or samples: time and cost of the whole job are 0");
+    spec.training_warnings.push_back("training has no tokens or samples: time and cost of the whole job are 0");
   }
 }
 
@@ -173,13 +193,14 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   require_object(doc, label);
   check_keys(doc, "", scenario_keys());
   ScenarioSpec spec;
-  spec.document = doc;
   spec.name = get_string_or(doc, "name", "", "", kMaxStringLength);
   spec.description = get_string_or(doc, "description", "", "", kMaxTextLength);
   spec.source = get_string_or(doc, "source", "", "", kMaxTextLength);
   read_model(spec, doc, lib);
   read_instance(spec, doc, lib);
+  spec.node_chips = spec.scenario.instance.chips_per_node;
   read_cluster(spec, doc);
+  place_cluster(spec);
   Scenario& s = spec.scenario;
   const std::string prec = get_enum_or(doc, "precision", "", {"fp32", "tf32", "bf16", "fp16", "fp8"}, "bf16");
   const char* names[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
@@ -189,17 +210,13 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   read_training(spec, doc);
   s.flash_attention = get_bool_or(doc, "flash_attention", "", true);
   s.master_weights = get_bool_or(doc, "master_weights", "", true);
-  if (!s.master_weights && !s.accelerator.stochastic_rounding)
-    spec.warnings.push_back("master_weights is false on " + s.accelerator.id +
-                            ", which has no hardware stochastic rounding: BF16 updates lose small "
-                            "gradients");
   if (has_key(doc, "framework")) {
     const Json& fj = doc.at("framework");
     s.framework = fj.is_object() ? parse_inline_framework(fj, "framework", lib)
                                  : lib.require_framework(to_string_value(fj, "framework"), "framework");
-  } else if (const auto* f = default_framework(lib, s.accelerator)) {
-    s.framework = *f;
+    spec.framework_given = true;
   }
+  place_hardware(spec, lib);
   if (has_key(doc, "compare_instances")) {
     const Json& arr = get_array(doc, "compare_instances", "", 64);
     for (std::size_t i = 0; i < arr.size(); ++i) {
@@ -220,27 +237,47 @@ ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& l
 
 ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
                            const std::string& instance_id) {
-  Json doc = spec.document;
-  doc["instance"] = instance_id;
-  if (spec.requested_chips > 0) {
-    // Same chip count where the new instance's node size divides it, else whole nodes.
-    const Instance* inst = lib.instance(instance_id);
-    if (inst && spec.requested_chips % inst->chips_per_node != 0 &&
-        spec.requested_chips > inst->chips_per_node) {
-      doc.erase("chips");
-      doc["nodes"] = (spec.requested_chips + inst->chips_per_node - 1) / inst->chips_per_node;
-    }
+  ScenarioSpec v = spec;
+  Scenario& s = v.scenario;
+  s.instance = lib.require_instance(instance_id, "instance");
+  s.accelerator = lib.require_accelerator(s.instance.accelerator_id, "instance");
+  v.instance_id = instance_id;
+  v.node_chips = s.instance.chips_per_node;
+  // Same chip count where the new instance's node size divides it, else whole nodes.
+  if (v.requested_chips % v.node_chips != 0 && v.requested_chips > v.node_chips) {
+    s.nodes = (v.requested_chips + v.node_chips - 1) / v.node_chips;
+    v.requested_chips = 0;
   }
   // Data parallelism follows the chip count of the new cluster.
-  if (doc.contains("parallel") && doc["parallel"].is_object()) doc["parallel"].erase("dp");
-  return parse_scenario(doc, lib, instance_id);
+  v.request.dp = kAuto;
+  place_cluster(v);
+  place_hardware(v, lib);
+  return v;
+}
+
+ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes) {
+  ScenarioSpec v = spec;
+  v.requested_chips = 0;
+  v.scenario.nodes = nodes;
+  v.request.dp = kAuto;
+  place_cluster(v);
+  return v;
+}
+
+std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
+  std::vector<std::string> w;
+  if (!spec.cluster_warning.empty()) w.push_back(spec.cluster_warning);
+  w.insert(w.end(), spec.training_warnings.begin(), spec.training_warnings.end());
+  if (!spec.rounding_warning.empty()) w.push_back(spec.rounding_warning);
+  return w;
 }
 
 Estimate run_estimate(const ScenarioSpec& spec) {
   const SearchResult r = search_plan(spec.scenario, spec.request);
   if (!r.best) throw InputError(r.why_none.field, r.why_none.reason);
   Estimate e = *r.best;
-  e.warnings.insert(e.warnings.begin(), spec.warnings.begin(), spec.warnings.end());
+  const std::vector<std::string> w = scenario_warnings(spec);
+  e.warnings.insert(e.warnings.begin(), w.begin(), w.end());
   return e;
 }
 

@@ -117,7 +117,7 @@ void panel_comparison(AppState& s) {
       const ComparisonRow& c = *r.row;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const bool is_current = shown(s) && c.instance_id == shown(s)->spec.instance_id;
+      const bool is_current = shown(s) && c.instance_id == shown(s)->job.spec.instance_id;
       text_colored(is_current ? kColorAccent : ImGui::GetColorU32(ImGuiCol_Text), c.instance_id);
       sources_tooltip(s, "instance", c.instance_id);
       if (!c.done) {

@@ -92,7 +92,7 @@ void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
   ImGui::PopID();
 }
 
-const CostInputs* inputs(const Outcome& o) { return o.cost ? &o.cost->inputs : nullptr; }
+const CostInputs* inputs(const Outcome& o) { return o.cost ? &o.job.cost : nullptr; }
 double or_nan(const std::optional<double>& v) { return v ? *v : NAN; }
 
 const std::vector<OptionalField>& overhead_fields() {
@@ -100,11 +100,11 @@ const std::vector<OptionalField>& overhead_fields() {
   static const std::vector<OptionalField> f = {
       {"overheads.compile.first_s", "first compile", "s", 0, 1e7,
        [](O o) { return inputs(o) && inputs(o)->compile.first_s ? *inputs(o)->compile.first_s
-                                                                 : compile_defaults(o.spec.scenario.accelerator).first_s; },
+                                                                 : compile_defaults(o.job.spec.scenario.accelerator).first_s; },
        "Graph compilation before the first step (Neuron compiles ahead of time: minutes)."},
       {"overheads.compile.recompile_s", "each new shape", "s", 0, 1e7,
        [](O o) { return inputs(o) && inputs(o)->compile.recompile_s ? *inputs(o)->compile.recompile_s
-                                                                     : compile_defaults(o.spec.scenario.accelerator).recompile_s; },
+                                                                     : compile_defaults(o.job.spec.scenario.accelerator).recompile_s; },
        "Compile time of every further input shape (sequence-length bucket)."},
       {"overheads.compile.shapes", "input shapes", "", 1, 1e4,
        [](O o) { return inputs(o) ? inputs(o)->compile.shapes : NAN; }, "Distinct input shapes (buckets).", true},
@@ -113,11 +113,11 @@ const std::vector<OptionalField>& overhead_fields() {
        "Share of compile work that later runs find in a reused cache."},
       {"overheads.warmup.minutes", "warm-up", "min", 0, 1e5,
        [](O o) { return inputs(o) && inputs(o)->warmup.minutes ? *inputs(o)->warmup.minutes
-                                                                : compile_defaults(o.spec.scenario.accelerator).warmup_min; },
+                                                                : compile_defaults(o.job.spec.scenario.accelerator).warmup_min; },
        "Slow phase at the start of a run."},
       {"overheads.warmup.throughput", "warm-up speed", "0-1", 0, 1,
        [](O o) { return inputs(o) && inputs(o)->warmup.throughput ? *inputs(o)->warmup.throughput
-                                                                   : compile_defaults(o.spec.scenario.accelerator).warmup_throughput; },
+                                                                   : compile_defaults(o.job.spec.scenario.accelerator).warmup_throughput; },
        "Throughput during warm-up as a fraction of steady throughput."},
       {"overheads.checkpoint.interval_min", "checkpoint every", "min", 1e-3, 1e6,
        [](O o) { return o.cost ? o.cost->result.wall.checkpoint_interval_s / 60 : NAN; },
@@ -302,7 +302,7 @@ void panel_editor(AppState& s) {
     s.view.nodes_as_chips = false;
     if (o) {
       doc_erase(s.doc, "chips");
-      doc_set(s.doc, "nodes", o->spec.scenario.nodes);
+      doc_set(s.doc, "nodes", o->job.spec.scenario.nodes);
     }
   }
   ImGui::SameLine();
@@ -315,7 +315,7 @@ void panel_editor(AppState& s) {
   }
   if (!s.view.nodes_as_chips) {
     const io::Json* nv = doc_get(s.doc, "nodes");
-    int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->spec.scenario.nodes : 1);
+    int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->job.spec.scenario.nodes : 1);
     if (ImGui::SliderInt("nodes##slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
       doc_erase(s.doc, "chips");
       doc_set(s.doc, "nodes", std::clamp(nodes, 1, 1000000));
@@ -343,12 +343,12 @@ void panel_editor(AppState& s) {
       if (ImGui::Selectable(p, prec == p)) doc_set(s.doc, "precision", p);
     ImGui::EndCombo();
   }
-  if (o) sources_tooltip(s, "accelerator", o->spec.scenario.accelerator.id, "peak_tflops");
+  if (o) sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, "peak_tflops");
 
   // Batch.
   {
     const io::Json* gv = doc_get(s.doc, "global_batch");
-    long long gb_resolved = o ? o->spec.scenario.global_batch : 1024;
+    long long gb_resolved = o ? o->job.spec.scenario.global_batch : 1024;
     int gb = gv && gv->is_number() ? static_cast<int>(gv->get<double>()) : static_cast<int>(std::min<long long>(gb_resolved, 1 << 30));
     if (ImGui::InputInt("global batch", &gb, 1, 64)) doc_set(s.doc, "global_batch", std::clamp(gb, 1, 1000000000));
     help_marker("Sequences per optimizer step. Default: about 4M tokens per step.");
@@ -416,7 +416,7 @@ void panel_editor(AppState& s) {
     if (ImGui::RadioButton("tokens", &amount, 0) && by_samples) {
       doc_erase(s.doc, "training.samples");
       doc_erase(s.doc, "training.epochs");
-      doc_set(s.doc, "training.tokens", o ? o->spec.scenario.train_tokens : 1e12);
+      doc_set(s.doc, "training.tokens", o ? o->job.spec.scenario.train_tokens : 1e12);
     }
     ImGui::SameLine();
     if (ImGui::RadioButton("samples x epochs", &amount, 1) && !by_samples) {
@@ -442,7 +442,7 @@ void panel_editor(AppState& s) {
     }
     // Framework and numerics.
     std::string fw = doc_string(s, "framework", "");
-    const std::string fw_preview = fw.empty() ? (o ? "default (" + o->spec.scenario.framework.id + ")" : "default") : fw;
+    const std::string fw_preview = fw.empty() ? (o ? "default (" + o->job.spec.scenario.framework.id + ")" : "default") : fw;
     if (ImGui::BeginCombo("framework", fw_preview.c_str())) {
       if (ImGui::Selectable("default", fw.empty())) doc_erase(s.doc, "framework");
       for (const auto& id : s.lib.framework_ids())
