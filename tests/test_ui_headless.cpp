@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "imgui.h"
+#include "io/compare.hpp"
 #include "io/url_state.hpp"
 #include "ui/app_state.hpp"
 #include "ui/panels.hpp"
@@ -271,6 +272,57 @@ TEST(DragPreview, IsTheReleasedResult) {
   }
   EXPECT_GT(compared, 12);
   EXPECT_GT(spot, 3) << "the spot interruption rate must be part of what is compared";
+}
+
+// The page's comparison is `traincalc compare`: the same rows and the same fastest and cheapest.
+TEST_F(Headless, ComparisonIsTheCommandLinesCompare) {
+  int compared = 0;
+  for (const auto& seed : state.seeds) {
+    SCOPED_TRACE(seed.id);
+    set_scenario(state, seed.doc, seed.id);
+    frames(1);
+    while (work_pending(state)) update(state, 1e9);
+    ASSERT_TRUE(state.current.ok) << state.current.error;
+    std::vector<std::string> ids;
+    std::vector<const io::Result*> page;
+    for (const auto& c : state.comparison) {
+      ids.push_back(c.instance_id);
+      page.push_back(c.out.ok && c.out.cost ? &c.out : nullptr);
+    }
+    const auto rows = io::compare_instances(state.current.job, state.lib, ids);
+    ASSERT_EQ(rows.size(), page.size());
+    const io::Marks marks = io::fastest_and_cheapest(page);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      ASSERT_EQ(rows[i].problem.empty(), page[i] != nullptr) << ids[i];
+      if (page[i]) {
+        EXPECT_EQ(io::result_json(rows[i].job, rows[i].result), io::result_json(rows[i].job, *page[i])) << ids[i];
+      }
+      EXPECT_EQ(rows[i].fastest, marks.fastest == static_cast<int>(i)) << ids[i];
+      EXPECT_EQ(rows[i].cheapest, marks.cheapest == static_cast<int>(i)) << ids[i];
+    }
+    compared += static_cast<int>(rows.size());
+  }
+  EXPECT_GT(compared, 8);
+}
+
+// A plan that does not fit in memory is neither the fastest nor the cheapest, however short and
+// cheap its estimate; an unpriced bill is not the cheapest.
+TEST(Compare, OnlyPlansThatFitAreFastestOrCheapest) {
+  auto result = [](double wall_s, double usd, bool fits, bool priced) {
+    io::Result r;
+    r.est.memory.fits = fits;
+    r.cost.emplace();
+    r.cost->result.wall.total_s = wall_s;
+    r.cost->result.bill.total_usd = usd;
+    r.cost->result.bill.priced = priced;
+    return r;
+  };
+  const io::Result no_fit = result(10, 10, false, true), slow = result(300, 50, true, true),
+                   fast = result(100, 90, true, true), unpriced = result(200, 1, true, false);
+  const io::Marks m = io::fastest_and_cheapest({&no_fit, nullptr, &slow, &fast, &unpriced});
+  EXPECT_EQ(m.fastest, 3);
+  EXPECT_EQ(m.cheapest, 2);
+  EXPECT_EQ(io::fastest_and_cheapest({&no_fit, nullptr}).fastest, -1);
 }
 
 TEST(UrlState, RoundTripsEveryEditableField) {

@@ -1,5 +1,6 @@
 // The same job on every ticked instance (the plan searched for each), as a sortable table and
-// bars of time and cost; the cheapest and the fastest are marked.
+// bars of time and cost; the cheapest and the fastest are marked by the rule `traincalc compare`
+// uses (io/compare.hpp).
 #include <algorithm>
 #include <cmath>
 
@@ -66,15 +67,11 @@ void panel_comparison(AppState& s) {
                         ? c.out.cost->result.bill.usd_per_million_tokens
                         : NAN,
                     c.done && c.out.ok ? c.out.est.mfu : NAN, c.done && c.out.ok ? c.out.est.step_time_s : NAN});
-  int cheapest = -1, fastest = -1;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (std::isfinite(rows[i].bill) && (cheapest < 0 || rows[i].bill < rows[cheapest].bill)) cheapest = static_cast<int>(i);
-    if (std::isfinite(rows[i].wall) && (fastest < 0 || rows[i].wall < rows[fastest].wall)) fastest = static_cast<int>(i);
-  }
-  const Row* cheapest_row = cheapest >= 0 ? &rows[cheapest] : nullptr;
-  const Row* fastest_row = fastest >= 0 ? &rows[fastest] : nullptr;
-  const ComparisonRow* cheap_c = cheapest_row ? cheapest_row->row : nullptr;
-  const ComparisonRow* fast_c = fastest_row ? fastest_row->row : nullptr;
+  std::vector<const io::Result*> results;
+  for (const auto& c : s.comparison) results.push_back(c.done && c.out.ok ? &c.out : nullptr);
+  const io::Marks marks = io::fastest_and_cheapest(results);
+  const ComparisonRow* cheap_c = marks.cheapest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.cheapest)] : nullptr;
+  const ComparisonRow* fast_c = marks.fastest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.fastest)] : nullptr;
 
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
