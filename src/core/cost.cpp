@@ -548,11 +548,11 @@ WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& 
 }
 
 CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instance& inst,
-                         const Accelerator& acc, double preset_spot_interruptions_per_hour) {
+                         const Accelerator& acc) {
   for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
   CostInputs in = in_;
-  if (!in.spot.interruptions_per_hour && preset_spot_interruptions_per_hour > 0)
-    in.spot.interruptions_per_hour = preset_spot_interruptions_per_hour;
+  if (!in.spot.interruptions_per_hour && inst.spot_interruptions_per_hour > 0)
+    in.spot.interruptions_per_hour = inst.spot_interruptions_per_hour;
   if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
   if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
     throw CostError("step_time_s", "the estimate has no finite step time or step count");

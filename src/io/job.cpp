@@ -6,18 +6,10 @@ namespace tc::io {
 
 namespace {
 
-// The spot interruption rate the instance's preset lists (0: none listed).
-double preset_spot_rate(const PresetLibrary& lib, const std::string& instance_id) {
-  for (const auto& i : lib.instance_infos)
-    if (i.id == instance_id) return i.spot_interruptions_per_hour;
-  return 0.0;
-}
-
-CostResult cost_on(const CostInputs& in, const ScenarioSpec& spec, const Estimate& est,
-                   const PresetLibrary& lib) {
+CostResult cost_on(const CostInputs& in, const ScenarioSpec& spec, const Estimate& est) {
   const Scenario& sc = spec.scenario;
   // CostError is the InputError the caller expects: nothing to translate.
-  return evaluate_cost(in, job_perf(sc, est), sc.instance, sc.accelerator, preset_spot_rate(lib, sc.instance.id));
+  return evaluate_cost(in, job_perf(sc, est), sc.instance, sc.accelerator);
 }
 
 // The baseline instance's own plan and bill, against the job's bill.
@@ -35,7 +27,7 @@ void add_baseline(CostReport& r, const Job& job, const PresetLibrary& lib) {
     if (e.field() == "baseline_instance") throw;
     throw InputError("baseline_instance", base + ": " + e.what());
   }
-  const CostResult bres = cost_on(baseline_inputs(job.cost), bspec, best, lib);
+  const CostResult bres = cost_on(baseline_inputs(job.cost), bspec, best);
   r.baseline = compare_with_baseline(job.cost, r.result.bill, bres.bill);
   if (!bres.bill.priced)
     r.result.warnings.push_back("baseline_instance: " + base + " has unpriced hours; no saving computed");
@@ -45,7 +37,7 @@ CostReport cost_report(const Job& job, const Estimate& est, const PresetLibrary&
                        const EvaluateOptions& options) {
   if (job.cost_error) throw *job.cost_error;
   CostReport r;
-  r.result = cost_on(job.cost, job.spec, est, lib);
+  r.result = cost_on(job.cost, job.spec, est);
   if (options.baseline) add_baseline(r, job, lib);
   if (options.claims) {
     if (job.claims_error) throw *job.claims_error;

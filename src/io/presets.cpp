@@ -346,7 +346,7 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   if (has_key(j, "price_note")) info.price_note = get_string(j, "price_note", path, kMaxTextLength);
   if (f.want("spot_discount")) x.spot_discount = get_number(j, "spot_discount", path, 0, 0.99);
   if (f.want("spot_interruptions_per_hour")) {
-    info.spot_interruptions_per_hour = get_number(j, "spot_interruptions_per_hour", path, 0, 100);
+    x.spot_interruptions_per_hour = get_number(j, "spot_interruptions_per_hour", path, 0, 100);
   }
   if (x.name.empty()) x.name = x.id;
   if (need == Need::all && !has_tier(x, "on_demand") && info.price_note.empty()) {
