@@ -432,14 +432,12 @@ Json seed_document(std::string_view seed_id) {
   return nullptr;
 }
 
-UrlState parse_url_hash(std::string_view hash, const Json& base) {
-  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
-  if (hash.size() > kMaxHashLength)
-    throw InputError("hash", "longer than " + std::to_string(kMaxHashLength) + " characters");
-  UrlState st;
+namespace {
+
+// The link's key=value pairs, percent-decoded; `versioned`: it starts with v1.
+std::vector<std::pair<std::string, std::string>> hash_pairs(std::string_view hash, bool& versioned) {
   std::vector<std::pair<std::string, std::string>> pairs;
   std::set<std::string> seen;
-  bool versioned = false;
   std::size_t start = 0;
   bool first = true;
   while (start < hash.size()) {
@@ -466,8 +464,11 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
     if (!seen.insert(key).second) throw InputError(key, "given twice");
     pairs.emplace_back(key, percent_decode(raw, key));
   }
+  return pairs;
+}
 
-  // Every key is checked before any is applied, in a fixed order (not the link's).
+// Every value checked, before any is applied; embed and the seed go to `st`.
+std::map<std::string, Json> hash_values(const std::vector<std::pair<std::string, std::string>>& pairs, UrlState& st) {
   std::map<std::string, Json> values;
   for (const auto& kv : pairs) {
     const std::string& key = kv.first;
@@ -507,10 +508,11 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
     for (const auto& d : key_defs()) known.emplace_back(d.key);
     throw InputError(key, unknown_id_message("key", key, known));
   }
-  if (!values.empty() || !st.seed.empty()) {
-    if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
-    st.has_scenario = true;
-  }
+  return values;
+}
+
+// The scenario of the link: the seed (or `base`) with the link's values set, in a fixed order.
+void apply_values(UrlState& st, const std::map<std::string, Json>& values, const Json& base) {
   if (!st.seed.empty()) {
     st.scenario = seed_document(st.seed);
     if (st.scenario.is_null()) throw InputError("s", "unknown seed scenario " + quote(st.seed));
@@ -535,6 +537,24 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
       if (key.rfind(prefix, 0) == 0) set_path(st.scenario, std::string(s.path) + "." + key.substr(prefix.size()), v);
     }
   }
+}
+
+}  // namespace
+
+UrlState parse_url_hash(std::string_view hash, const Json& base) {
+  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+  if (hash.size() > kMaxHashLength)
+    throw InputError("hash", "longer than " + std::to_string(kMaxHashLength) + " characters");
+  UrlState st;
+  bool versioned = false;
+  const auto pairs = hash_pairs(hash, versioned);
+  // Every key is checked before any is applied, in a fixed order (not the link's).
+  const std::map<std::string, Json> values = hash_values(pairs, st);
+  if (!values.empty() || !st.seed.empty()) {
+    if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
+    st.has_scenario = true;
+  }
+  apply_values(st, values, base);
   return st;
 }
 

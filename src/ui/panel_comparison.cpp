@@ -51,28 +51,8 @@ void instance_ticks(AppState& s) {
   }
 }
 
-}  // namespace
-
-void panel_comparison(AppState& s) {
-  instance_ticks(s);
-  ImGui::SameLine();
-  int pending = 0;
-  for (const auto& c : s.comparison) pending += c.done ? 0 : 1;
-  text_disabled(pending ? "computing " + std::to_string(pending) + " more..." : "plan searched per instance");
-
-  std::vector<Row> rows;
-  for (const auto& c : s.comparison)
-    rows.push_back({&c, c.done && c.out.ok ? wall_of(c.out) : NAN, c.done && c.out.ok ? bill_of(c.out) : NAN,
-                    c.done && c.out.ok && c.out.cost && c.out.cost->result.bill.priced
-                        ? c.out.cost->result.bill.usd_per_million_tokens
-                        : NAN,
-                    c.done && c.out.ok ? c.out.est.mfu : NAN, c.done && c.out.ok ? c.out.est.step_time_s : NAN});
-  std::vector<const io::Result*> results;
-  for (const auto& c : s.comparison) results.push_back(c.done && c.out.ok ? &c.out : nullptr);
-  const io::Marks marks = io::fastest_and_cheapest(results);
-  const ComparisonRow* cheap_c = marks.cheapest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.cheapest)] : nullptr;
-  const ComparisonRow* fast_c = marks.fastest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.fastest)] : nullptr;
-
+// The sortable table; the fastest and the cheapest row in the accent colour.
+void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
   // A horizontally scrolling table is a child window: give it the height of its rows.
@@ -149,8 +129,10 @@ void panel_comparison(AppState& s) {
     }
     ImGui::EndTable();
   }
+}
 
-  // Bars: time and cost relative to the largest.
+// Bars: time and cost relative to the largest.
+void comparison_bars(const std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
   double max_wall = 0, max_bill = 0;
   for (const Row& r : rows) {
     if (std::isfinite(r.wall)) max_wall = std::max(max_wall, r.wall);
@@ -178,6 +160,32 @@ void panel_comparison(AppState& s) {
     }
     ImGui::EndTable();
   }
+}
+
+}  // namespace
+
+void panel_comparison(AppState& s) {
+  instance_ticks(s);
+  ImGui::SameLine();
+  int pending = 0;
+  for (const auto& c : s.comparison) pending += c.done ? 0 : 1;
+  text_disabled(pending ? "computing " + std::to_string(pending) + " more..." : "plan searched per instance");
+
+  std::vector<Row> rows;
+  for (const auto& c : s.comparison)
+    rows.push_back({&c, c.done && c.out.ok ? wall_of(c.out) : NAN, c.done && c.out.ok ? bill_of(c.out) : NAN,
+                    c.done && c.out.ok && c.out.cost && c.out.cost->result.bill.priced
+                        ? c.out.cost->result.bill.usd_per_million_tokens
+                        : NAN,
+                    c.done && c.out.ok ? c.out.est.mfu : NAN, c.done && c.out.ok ? c.out.est.step_time_s : NAN});
+  std::vector<const io::Result*> results;
+  for (const auto& c : s.comparison) results.push_back(c.done && c.out.ok ? &c.out : nullptr);
+  const io::Marks marks = io::fastest_and_cheapest(results);
+  const ComparisonRow* cheap_c = marks.cheapest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.cheapest)] : nullptr;
+  const ComparisonRow* fast_c = marks.fastest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.fastest)] : nullptr;
+
+  comparison_table(s, rows, fast_c, cheap_c);
+  comparison_bars(rows, fast_c, cheap_c);
 }
 
 }  // namespace tc::ui
