@@ -9,6 +9,8 @@
 
 #include "imgui.h"
 #include "io/compare.hpp"
+#include "io/job.hpp"
+#include "io/schema.hpp"
 #include "io/url_state.hpp"
 #include "ui/app_state.hpp"
 #include "ui/panels.hpp"
@@ -323,6 +325,39 @@ TEST(Compare, OnlyPlansThatFitAreFastestOrCheapest) {
   EXPECT_EQ(m.fastest, 3);
   EXPECT_EQ(m.cheapest, 2);
   EXPECT_EQ(io::fastest_and_cheapest({&no_fit, nullptr}).fastest, -1);
+}
+
+// Every ranged field a link carries: a value past either end of its range is refused by the file
+// parser and by the link reader alike, each naming the field.
+TEST(Schema, FileAndLinkShareEachRange) {
+  const io::PresetLibrary lib = io::load_builtin_presets();
+  int checked = 0;
+  for (const auto& f : io::scenario_fields()) {
+    if (f.hash_key.empty() || !(f.min < f.max)) continue;
+    for (const double bad : {f.min - 1, 2 * f.max + 1}) {
+      SCOPED_TRACE(std::string(f.path) + " = " + std::to_string(bad));
+      io::Json doc = {{"model", "llama3.1-8b"}, {"instance", "p5.48xlarge"}, {"training", {{"tokens", 1e9}}}};
+      if (f.path.rfind("training.", 0) == 0) doc["training"] = io::Json::object();
+      doc_set(doc, std::string(f.path), bad);
+      std::string file_field;
+      try {
+        const io::Job job = io::parse_job(doc, lib, "schema");
+        if (job.cost_error) file_field = job.cost_error->field();
+      } catch (const io::InputError& e) {
+        file_field = e.field();
+      }
+      EXPECT_EQ(file_field, f.path);
+      std::string link_field;
+      try {
+        io::parse_url_hash("#v1&" + std::string(f.hash_key) + "=" + io::format_number(bad), io::Json::object());
+      } catch (const io::InputError& e) {
+        link_field = e.field();
+      }
+      EXPECT_EQ(link_field, f.hash_key);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 30);
 }
 
 TEST(UrlState, RoundTripsEveryEditableField) {

@@ -12,6 +12,7 @@
 #include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
+#include "io/schema.hpp"
 #include "io/validation.hpp"
 
 namespace {
@@ -22,7 +23,7 @@ usage:
   traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
   traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
-  traincalc list accelerators|instances|models|frameworks [--format text|json] [--presets DIR]
+  traincalc list accelerators|instances|models|frameworks|fields [--format text|json|markdown] [--presets DIR]
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
@@ -32,7 +33,8 @@ compare   runs the same job on each instance (the plan searched per instance unl
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
           the scenario of one row and its estimate.
-list      prints the preset ids with their names.
+list      prints the preset ids with their names; fields: the scenario's fields (the reference in
+          docs/scenario-fields.md is `list fields --format markdown`).
 --presets DIR  merges every *.json preset file in DIR over the built-in presets.
 )";
 
@@ -154,8 +156,23 @@ int cmd_compare(const Args& a) {
   return 0;
 }
 
+// The scenario's fields, one row each (io/schema.hpp).
+tc::io::Table fields_table() {
+  tc::io::Table t;
+  t.header = {"field", "link", "type", "unit", "range", "default", "meaning", "source"};
+  for (const auto& f : tc::io::scenario_fields()) {
+    std::string type = tc::io::to_string(f.type);
+    for (std::size_t i = 0; i < f.values.size(); ++i) type += (i ? ", " : " ") + std::string(f.values[i]);
+    const bool ranged = f.min < f.max;
+    t.rows.push_back({std::string(f.path), std::string(f.hash_key), type, std::string(f.unit),
+                      ranged ? tc::io::format_number(f.min) + " to " + tc::io::format_number(f.max) : "",
+                      std::string(f.default_value), std::string(f.help), std::string(f.source)});
+  }
+  return t;
+}
+
 int cmd_list(const Args& a) {
-  if (a.positional.size() != 1) throw UsageError{"list needs accelerators, instances, models or frameworks"};
+  if (a.positional.size() != 1) throw UsageError{"list needs accelerators, instances, models, frameworks or fields"};
   const std::string what = a.positional[0];
   const auto lib = library(a);
   tc::io::Table t;
@@ -177,8 +194,10 @@ int cmd_list(const Args& a) {
   } else if (what == "frameworks") {
     t.header = {"id"};
     for (const auto& x : lib.frameworks) t.rows.push_back({x.id});
+  } else if (what == "fields") {
+    t = fields_table();
   } else {
-    throw UsageError{"list: unknown kind '" + what + "' (accelerators, instances, models, frameworks)"};
+    throw UsageError{"list: unknown kind '" + what + "' (accelerators, instances, models, frameworks, fields)"};
   }
   const std::string format = a.format.empty() ? "text" : a.format;
   if (format == "json") {
@@ -191,8 +210,10 @@ int cmd_list(const Args& a) {
     std::cout << arr.dump(2) << "\n";
   } else if (format == "text") {
     std::cout << tc::io::table_text(t);
+  } else if (format == "markdown") {
+    std::cout << tc::io::table_markdown(t);
   } else {
-    throw UsageError{"--format must be text or json for list"};
+    throw UsageError{"--format must be text, json or markdown for list"};
   }
   return 0;
 }

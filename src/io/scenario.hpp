@@ -9,6 +9,7 @@
 #include "core/types.hpp"
 #include "io/json_util.hpp"
 #include "io/presets.hpp"
+#include "io/schema.hpp"
 
 namespace tc::io {
 
@@ -29,10 +30,6 @@ struct ScenarioSpec {
 };
 
 std::vector<std::string> scenario_warnings(const ScenarioSpec& spec);
-
-// Top-level keys a scenario may hold; sections other readers own (cost, claims) are listed too so
-// that a typo anywhere is reported.
-const std::vector<std::string_view>& scenario_keys();
 
 ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label);
 ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& lib,
