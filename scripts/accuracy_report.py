@@ -3,13 +3,17 @@
 
   scripts/accuracy_report.py            per-row table, summaries, leave-one-source-out, plot
   scripts/accuracy_report.py --quick    skip the leave-one-source-out refits (keeps the old table)
-  scripts/accuracy_report.py --check    write nothing; exit 1 unless MAE, p90 and the
-                                        leave-one-source-out mean meet their targets
+  scripts/accuracy_report.py --check    write nothing; exit 1 unless the in-sample, held-out and
+                                        leave-one-source-out figures and the band's coverage meet
+                                        their targets (TARGETS)
 
 The per-row errors come from `traincalc validate` with the built-in presets. Leave-one-source-out
 refits the calibration (scripts/calibrate.py) without one source family and predicts that family's
-rows with the refitted constants. presets/accuracy/uncertainty.json holds, per accelerator and framework,
-the spread of the signed errors: the estimate's band (src/io/uncertainty) reads it.
+rows with the refitted constants. The held-out split (calibrate.held_out, one row in five by id hash) is
+never fitted: its error with the shipped calibration is out of sample too. presets/accuracy/uncertainty.json
+holds, per accelerator and framework, the spread of the out-of-sample (leave-one-source-out) signed
+errors: the estimate's band (src/io/uncertainty) reads it, and its coverage is measured on the held-out
+rows through the CLI (rebuilt after the file is written) and on the leave-one-source-out errors.
 Needs a built CLI (build/debug/traincalc or --cli). Standard library only.
 """
 import argparse
@@ -28,7 +32,10 @@ import calibrate  # noqa: E402
 
 ROOT = calibrate.ROOT
 CSV = os.path.join(ROOT, "tests/data/published_runs.csv")
-FAMILIES = ["Megatron-LM", "MosaicML", "NeMo/Megatron-Bridge", "MLPerf", "torchtitan", "Neuron"]
+
+
+def families(rows):
+    return sorted({r["family"] for r in rows if not r["problem"]})
 
 
 def published_runs():
@@ -65,30 +72,73 @@ def quantile(values, q):
     return v[lo] + (v[hi] - v[lo]) * (i - lo)
 
 
-def loso(cli):
-    """Per left-out family: rows, MAE, bias. Also the errors of rows whose accelerator group had no
-    rows left, predicted from a relative's fit ("from_relative") or from the mean of the others
-    ("without_relative"): what an accelerator without published runs can expect."""
-    out, unseen = {}, {"from_relative": [], "without_relative": []}
+def loso(cli, rows):
+    """Per left-out family: rows, MAE, bias; the out-of-sample error of every fitted row (by id). Also
+    the errors of rows whose accelerator group had no rows left, predicted from a relative's fit
+    ("from_relative") or from the mean of the others ("without_relative"): what an accelerator
+    without published runs can expect. Held-out rows are in no fit and in no family's figure."""
+    out, residual, unseen = {}, {}, {"from_relative": [], "without_relative": []}
     group_of = {m: g for g, members in calibrate.GROUPS.items() for m in members}
-    for fam in FAMILIES:
+    for fam in families(rows):
         docs, fit = calibrate.fit(cli, CSV, {fam}, rounds=2, passes=1)
         with tempfile.TemporaryDirectory() as d:
             for name, doc in docs.items():
                 with open(os.path.join(d, name + ".json"), "w") as f:
                     json.dump(doc, f)
-            rows = [r for r in validate(cli, d) if r["family"] == fam and not r["problem"]]
-        if not rows:
-            sys.exit(f"accuracy_report.py: no rows of {fam} could be estimated with the refitted presets")
-        out[fam] = {"rows": len(rows), "mae": mae(rows), "bias": sum(r["error"] for r in rows) / len(rows)}
-        for r in rows:
+            got = [r for r in validate(cli, d)
+                   if r["family"] == fam and not r["problem"] and not calibrate.held_out(r["id"])]
+        if not got:
+            continue
+        out[fam] = {"rows": len(got), "mae": mae(got), "bias": sum(r["error"] for r in got) / len(got)}
+        for r in got:
+            residual[r["id"]] = r["error"]
             group = group_of.get(r["accelerator"])
             if group in fit["accelerators"]:
                 continue
             kind = "from_relative" if calibrate.RELATIVES.get(group) in fit["accelerators"] else "without_relative"
             unseen[kind].append(r)
-        print(f"leave out {fam}: n={len(rows)} MAE {100 * out[fam]['mae']:.1f}%", file=sys.stderr)
-    return out, unseen
+        print(f"leave out {fam}: n={len(got)} MAE {100 * out[fam]['mae']:.1f}%", file=sys.stderr)
+    return out, residual, unseen
+
+
+def band_key_errors(rows, residual, key_of, skip_family=None):
+    """Out-of-sample errors grouped by key_of(row), leaving out one family's rows if asked."""
+    groups = {}
+    for r in rows:
+        if r["id"] in residual and r["family"] != skip_family:
+            for k in key_of(r):
+                groups.setdefault(k, []).append(residual[r["id"]])
+    return groups
+
+
+def keys(r):
+    return [r["accelerator"], r["accelerator"] + "/" + r["framework"], "/" + r["framework"]]
+
+
+def loso_coverage(rows, residual):
+    """Share of out-of-sample errors inside the p10-p90 band built, as src/io/uncertainty builds it
+    (accelerator and framework with >= 3 runs, else accelerator), from the other families' errors."""
+    inside = total = 0
+    for r in rows:
+        if r["id"] not in residual:
+            continue
+        g = band_key_errors(rows, residual, keys, skip_family=r["family"])
+        errs = g.get(r["accelerator"] + "/" + r["framework"], [])
+        if len(errs) < 3:
+            errs = g.get(r["accelerator"], [])
+        if len(errs) < 3:
+            continue
+        total += 1
+        inside += quantile(errs, 0.1) <= residual[r["id"]] <= quantile(errs, 0.9)
+    return inside, total
+
+
+def heldout_coverage(rows):
+    """Share of held-out rows whose measured throughput lies inside the band the CLI gives."""
+    held = [r for r in rows if calibrate.held_out(r["id"]) and not r["problem"]]
+    inside = sum(r["band_tokens_per_s_per_chip"][0] <= r["measured_tokens_per_s_per_chip"] <=
+                 r["band_tokens_per_s_per_chip"][1] for r in held)
+    return inside, len(held)
 
 
 def spread(errs):
@@ -143,15 +193,11 @@ def coverage():
     return out
 
 
-def uncertainty(rows, unseen):
-    """Signed-error spread per accelerator, per (accelerator, framework) and per framework, >= 3 rows."""
-    groups = {}
-    for r in rows:
-        groups.setdefault(r["accelerator"], []).append(r["error"])
-        groups.setdefault(r["accelerator"] + "/" + r["framework"], []).append(r["error"])
-        groups.setdefault("/" + r["framework"], []).append(r["error"])  # a framework on every accelerator
+def uncertainty(rows, residual, unseen):
+    """Out-of-sample signed-error spread per accelerator, per (accelerator, framework) and per
+    framework, >= 3 rows: the band of an estimate is what a run nobody fitted showed."""
     out = []
-    for key, errs in sorted(groups.items()):
+    for key, errs in sorted(band_key_errors(rows, residual, keys).items()):
         if len(errs) < 3:
             continue
         acc, _, fw = key.partition("/")
@@ -159,16 +205,17 @@ def uncertainty(rows, unseen):
     # Accelerators without runs take the band of the one whose calibration they share.
     relatives = {m: members[0] for members in calibrate.GROUPS.values() for m in members[1:]}
     return {"schema": "traincalc.uncertainty/1", "relatives": relatives, "coverage": coverage(),
-            "about": "Signed errors of predicted tokens/s per chip against tests/data/published_runs.csv "
-                     "(predicted / measured - 1), by accelerator and by accelerator and framework: the "
-                     "10th and 90th percentiles bound the band an estimate shows. Generated by "
-                     "scripts/accuracy_report.py; do not edit.",
+            "about": "Out-of-sample signed errors of predicted tokens/s per chip against "
+                     "tests/data/published_runs.csv (predicted / measured - 1, each row predicted by the "
+                     "calibration refitted without its source family), by accelerator and by accelerator "
+                     "and framework: the 10th and 90th percentiles bound the band an estimate shows. "
+                     "Generated by scripts/accuracy_report.py; do not edit.",
             "generated": datetime.date.today().isoformat(), "groups": out,
             "unseen": unseen}
 
 
 def trainium_section(rows):
-    """Trainium1's rows by Neuron SDK release (from the rows' notes): the software spread."""
+    """Trainium1's rows by stack and Neuron SDK release (from the rows' notes)."""
     sdk = {}
     for r in published_runs():
         m = re.search(r"SDK ~?(\d+\.\d+(?:-\d+\.\d+)?)", r["notes"])
@@ -176,132 +223,179 @@ def trainium_section(rows):
     trn = [r for r in rows if r["accelerator"] == "trainium1"]
     if not trn:
         return []
-    by_id = {r["id"]: r for r in trn}
-    pair = [by_id.get("TRN1-NEMO-L2-7B-c"), by_id.get("TRN1-NXD-L2-7B-f")]
-    example = ""
-    if all(pair):
-        slow, fast = (f"{r['measured_tokens_per_s_per_chip']:,.0f}" for r in pair)
-        example = (f": Llama-2-7B at tp 8 ran at {slow} tokens/s per chip with NeMo on SDK {sdk[pair[0]['id']]} "
-                   f"(pp 4, 512 chips) and {fast} with NeuronX Distributed on SDK {sdk[pair[1]['id']]} (pp 1, "
-                   f"256 chips), of which the model's layout terms explain "
-                   f"{100 * (pair[1]['predicted_tokens_per_s_per_chip'] / pair[0]['predicted_tokens_per_s_per_chip'] - 1):.0f}%")
     L = ["", "## Trainium1", "",
-         f"The {len(trn)} Trainium1 rows span Neuron SDK releases with the same shapes moving by up to 2x "
-         f"between releases, in both directions{example}. Hardware, shape and layout cannot explain such "
-         "pairs, and a constant per release would be a constant per row, so the model does not try: this "
-         "spread is the error that remains.", "",
-         "| Neuron SDK | rows | MAE | bias |", "|---|---|---|---|"]
-    for v in sorted({sdk.get(r["id"], "not stated") for r in trn}, key=lambda x: [int(p) for p in re.split(r"[.-]", x)] if x[0].isdigit() else [99]):
-        g = [r for r in trn if sdk.get(r["id"]) == v]
-        L.append(f"| {v} | {len(g)} | {100 * mae(g):.1f}% | {pct(sum(r['error'] for r in g) / len(g))} |")
-    late = [r for r in trn if re.fullmatch(r"\d+\.\d+", sdk.get(r["id"], "")) and
-            tuple(map(int, sdk[r["id"]].split("."))) >= (2, 18)]
-    if late:
-        L += ["", f"Rows from SDK 2.18 on: n = {len(late)}, MAE {100 * mae(late):.1f}%."]
+         f"{len(trn)} Trainium1 rows from four stacks: each stack is its own framework profile "
+         "(presets/accuracy/software.json) and its own leave-one-source-out family.", "",
+         "| stack | Neuron SDK | rows | MAE | bias |", "|---|---|---|---|---|"]
+
+    def order(v):
+        return [int(p) for p in re.split(r"[.-]", v)] if v[0].isdigit() else [99]
+    for sw in sorted({r["software"] for r in trn}):
+        for v in sorted({sdk.get(r["id"], "not stated") for r in trn if r["software"] == sw}, key=order):
+            g = [r for r in trn if r["software"] == sw and sdk.get(r["id"]) == v]
+            L.append(f"| {sw} | {v} | {len(g)} | {100 * mae(g):.1f}% | {pct(sum(r['error'] for r in g) / len(g))} |")
     return L
 
 
-# The targets of the accuracy work (docs/accuracy.md); per-accelerator ones are in test_accuracy.cpp.
-TARGETS = {"mae": 0.10, "p90": 0.20, "loso_mean": 0.15}
+# The targets CI enforces (tests/accuracy_loso.sh); issue targets not yet met are in docs/accuracy.md.
+# in-sample MAE and p90 over fitted rows; held-out MAE; leave-one-source-out mean and worst family;
+# band coverage (share inside p10-p90) on held-out rows and on leave-one-source-out errors.
+TARGETS = {"mae": ("<=", 0.10), "p90": ("<=", 0.20), "heldout_mae": ("<=", 0.12),
+           "loso_mean": ("<=", 0.15), "loso_worst": ("<=", 0.40),
+           "heldout_coverage": ("range", (0.70, 0.95)), "loso_coverage": ("range", (0.70, 0.90))}
 
 
-def check(cli, rows):
-    """Recomputes the summary and the leave-one-source-out table without writing; 1 if a target fails."""
-    lo, _ = loso(cli)
-    got = {"mae": mae(rows), "p90": p90(rows), "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo)}
+def figures(cli, all_rows, lo=None, residual=None):
+    fitted = [r for r in all_rows if not r["problem"] and not calibrate.held_out(r["id"])]
+    held = [r for r in all_rows if not r["problem"] and calibrate.held_out(r["id"])]
+    if lo is None:
+        lo, residual, _ = loso(cli, all_rows)
+    hin, hn = heldout_coverage(all_rows)
+    lin, ln = loso_coverage(all_rows, residual)
+    return {"mae": mae(fitted), "p90": p90(fitted), "heldout_mae": mae(held), "heldout_p90": p90(held),
+            "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo),
+            "loso_worst": max(v["mae"] for v in lo.values()),
+            "heldout_coverage": hin / hn if hn else 0.0, "loso_coverage": lin / ln if ln else 0.0,
+            "n_fitted": len(fitted), "n_heldout": len(held), "n_loso": ln}
+
+
+def check(cli, all_rows):
+    """Recomputes the figures without writing; 1 if a target fails."""
+    got = figures(cli, all_rows)
     failed = 0
-    for key, limit in TARGETS.items():
-        ok = got[key] <= limit
+    for key, (kind, limit) in TARGETS.items():
+        ok = got[key] <= limit if kind == "<=" else limit[0] <= got[key] <= limit[1]
         failed += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {key}: {100 * got[key]:.1f}% (target <= {100 * limit:.0f}%)")
+        want = f"<= {100 * limit:.0f}%" if kind == "<=" else f"{100 * limit[0]:.0f}-{100 * limit[1]:.0f}%"
+        print(f"{'ok  ' if ok else 'FAIL'} {key}: {100 * got[key]:.1f}% (target {want})")
+    problems = [r for r in all_rows if r["problem"]]
+    for r in problems:
+        print(f"FAIL row {r['id']}: {r['problem']}")
+    failed += len(problems)
     print(f"{len(TARGETS) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def rebuild(cli):
+    """The band is compiled in: rebuild the CLI after presets/accuracy/uncertainty.json changes."""
+    subprocess.run(["cmake", "--build", os.path.dirname(os.path.abspath(cli)), "--target", "traincalc"],
+                   check=True, capture_output=True)
+
+
+# The figures of the last calibration on the 205-row set (commit 2a40647, 2026-11-30), kept as the
+# "before" column of docs/accuracy.md.
+PREVIOUS = {"rows": 205, "mae": 0.062, "p90": 0.127, "loso_mean": 0.117,
+            "loso": {"Megatron-LM": 0.068, "MosaicML": 0.069, "NeMo/Megatron-Bridge": 0.115, "MLPerf": 0.026,
+                     "torchtitan": 0.105, "Neuron (all stacks as one family)": 0.319}}
+
+
+def summary_lines(all_rows, fig, lo):
+    rows = [r for r in all_rows if not r["problem"]]
+    fitted = [r for r in rows if not calibrate.held_out(r["id"])]
+    L = ["## Summary: out of sample first", "",
+         "| figure | before (205 rows, 2026-11-30) | now |", "|---|---|---|",
+         f"| leave-one-source-out mean (each family refitted out, then predicted) | {100 * PREVIOUS['loso_mean']:.1f}% | "
+         f"**{100 * fig['loso_mean']:.1f}%** ({len(lo)} families) |",
+         f"| worst family left out | {100 * max(PREVIOUS['loso'].values()):.1f}% | {100 * fig['loso_worst']:.1f}% |",
+         f"| held-out split (every row with crc32(id) % 5 == 0, never fitted) | - | **{100 * fig['heldout_mae']:.1f}%** MAE, "
+         f"p90 {100 * fig['heldout_p90']:.1f}% (n = {fig['n_heldout']}) |",
+         f"| band coverage, held-out rows inside the CLI's p10-p90 band | - | **{100 * fig['heldout_coverage']:.0f}%** |",
+         f"| band coverage, out-of-sample errors inside the band of the other families | - | "
+         f"**{100 * fig['loso_coverage']:.0f}%** (n = {fig['n_loso']}) |",
+         f"| in sample: fitted rows MAE | {100 * PREVIOUS['mae']:.1f}% | {100 * fig['mae']:.1f}% (n = {fig['n_fitted']}) |",
+         f"| in sample: fitted rows p90 | {100 * PREVIOUS['p90']:.1f}% | {100 * fig['p90']:.1f}% |",
+         f"| rows that cannot be estimated | 0 of 205 | {len(all_rows) - len(rows)} of {len(all_rows)} |",
+         f"| published layouts reported as not fitting in memory | - | {sum(1 for r in rows if not r['fits'])} |",
+         "", "| accelerator | rows | MAE (all rows, shipped calibration) | p90 | bias |", "|---|---|---|---|---|"]
+    for acc in sorted({r["accelerator"] for r in rows}):
+        g = [r for r in rows if r["accelerator"] == acc]
+        L.append(f"| {acc} | {len(g)} | {100 * mae(g):.1f}% | {100 * p90(g):.1f}% | "
+                 f"{pct(sum(r['error'] for r in g) / len(g))} |")
+    L += ["", "| source family | rows | in-sample MAE | left out: MAE | left out: bias | before, left out |",
+          "|---|---|---|---|---|---|"]
+    for fam in families(rows):
+        g = [r for r in fitted if r["family"] == fam]
+        v = lo.get(fam)
+        before = PREVIOUS["loso"].get(fam)
+        L.append(f"| {fam} | {len(g)} | {100 * mae(g):.1f}% | "
+                 + (f"{100 * v['mae']:.1f}% | {pct(v['bias'])}" if v else "- | -")
+                 + f" | {'' if before is None else f'{100 * before:.1f}%'} |")
+    return L
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cli")
-    ap.add_argument("--quick", action="store_true")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     cli = calibrate.find_cli(args.cli)
     all_rows = validate(cli)
-    rows = [r for r in all_rows if not r["problem"]]
     if args.check:
-        sys.exit(check(cli, rows))
-    doc_path = os.path.join(ROOT, "docs/accuracy.md")
-
-    old_loso = ""
-    unc_path = os.path.join(ROOT, "presets/accuracy/uncertainty.json")
-    unseen = {}
-    if args.quick and os.path.exists(doc_path):
-        m = re.search(r"(## Leave one source out\n.*?)(?=\n## )", open(doc_path).read(), re.S)
-        old_loso = m.group(1) if m else ""
-        if os.path.exists(unc_path):
-            unseen = json.load(open(unc_path)).get("unseen", {})
+        sys.exit(check(cli, all_rows))
+    rows = [r for r in all_rows if not r["problem"]]
+    lo, residual, unseen_errs = loso(cli, all_rows)
+    unseen = {k: {**spread([r["error"] for r in v]), "accelerators": sorted({r["accelerator"] for r in v})}
+              for k, v in unseen_errs.items() if v}
+    os.makedirs(os.path.join(ROOT, "presets/accuracy"), exist_ok=True)
+    with open(os.path.join(ROOT, "presets/accuracy/uncertainty.json"), "w") as f:
+        json.dump(uncertainty(rows, residual, unseen), f, indent=2)
+        f.write("\n")
+    rebuild(cli)
+    all_rows = validate(cli)
+    rows = [r for r in all_rows if not r["problem"]]
+    fig = figures(cli, all_rows, lo, residual)
 
     L = ["# Accuracy against published training runs", "",
          f"Generated by `scripts/accuracy_report.py` on {datetime.date.today().isoformat()} from "
          "`tests/data/published_runs.csv` (sources in each row). Error = predicted / measured - 1 on "
-         "tokens/s per chip; the same numbers come from `traincalc validate tests/data/published_runs.csv`. "
-         "In CI, `tests/test_accuracy.cpp` enforces the all-rows and per-accelerator targets and "
-         "`tests/accuracy_loso.sh` the leave-one-source-out mean (at most 15%).", "",
-         "## Summary", "",
-         f"- All rows: n = {len(rows)}, mean absolute error **{100 * mae(rows):.1f}%**, 90th percentile "
-         f"{100 * p90(rows):.1f}%, mean signed error {pct(sum(r['error'] for r in rows) / len(rows))}.",
-         "", "| accelerator | rows | MAE | p90 | bias |", "|---|---|---|---|---|"]
-    for acc in sorted({r["accelerator"] for r in rows}):
-        g = [r for r in rows if r["accelerator"] == acc]
-        L.append(f"| {acc} | {len(g)} | {100 * mae(g):.1f}% | {100 * p90(g):.1f}% | "
-                 f"{pct(sum(r['error'] for r in g) / len(g))} |")
-    L += ["", "| source family | rows | MAE | bias |", "|---|---|---|---|"]
-    for fam in FAMILIES:
-        g = [r for r in rows if r["family"] == fam]
-        if g:
-            L.append(f"| {fam} | {len(g)} | {100 * mae(g):.1f}% | {pct(sum(r['error'] for r in g) / len(g))} |")
+         "tokens/s per chip (on step time where a row publishes only that); the same numbers come from "
+         "`traincalc validate tests/data/published_runs.csv`, which also gives each row's band. The figure "
+         "to quote is the out-of-sample one: a user's job is a run nobody has fitted. In CI, "
+         "`tests/accuracy_loso.sh` enforces the targets of `TARGETS` in the script and "
+         "`tests/test_accuracy.cpp` the in-sample ones.", ""]
+    L += summary_lines(all_rows, fig, lo)
+    L += ["", "## The band", "",
+          "Each estimate shows the 10th to 90th percentile of the out-of-sample errors of its closest "
+          "group (the accelerator with the framework where that group has three or more rows, else the "
+          "accelerator; relatives and wider bands for what no run covers, `src/io/uncertainty.cpp`). "
+          "Out-of-sample errors are the leave-one-source-out predictions. Coverage is measured twice: on the "
+          "held-out rows through the CLI's own band, and on every out-of-sample error against the band "
+          "built from the other families' errors. A band promising 80% should hold 75-85% of outcomes."]
     L += trainium_section(rows)
-    L += ["", "## Leave one source out", ""]
-    if args.quick:
-        L += [old_loso.split("\n", 2)[2].rstrip() if old_loso else "(not computed; run without --quick)"]
-    else:
-        lo, unseen_errs = loso(cli)
-        unseen = {k: {**spread([r["error"] for r in v]), "accelerators": sorted({r["accelerator"] for r in v})}
-                  for k, v in unseen_errs.items() if v}
-        L += ["The calibration is refitted without each source family and that family is predicted with "
-              "the refitted constants. Only fitted constants are refitted: structural choices stay, and "
-              "some were made with a family's rows in view, so that family's figure is partly in-sample. "
-              "The two clearest: DeepSpeed ZeRO-3 (2021) gathers on one NIC per rank and 4 tensors per "
-              "block (`dp_all_nics`, `zero3_gathers_per_layer`, read off the Megatron-LM family's Table 2 "
-              "rows and DeepSpeed's documented threshold), and the per-chunk gradient overlap of "
-              "interleaved schedules (Megatron-Core's code; the MLPerf rows showed it missing).",
-              "", "| left out | rows | MAE | bias |", "|---|---|---|---|"]
-        for fam, v in lo.items():
-            L.append(f"| {fam} | {v['rows']} | {100 * v['mae']:.1f}% | {pct(v['bias'])} |")
-        L.append(f"| **mean** | | **{100 * sum(v['mae'] for v in lo.values()) / len(lo):.1f}%** | |")
-        L += ["", "Rows whose accelerator had no runs left in the refit show what an accelerator without "
-              "published runs can expect (the band of Trainium2, Trainium3 and H200 is widened by the "
-              "first line):", "", "| predicted from | rows | MAE | p10 | p90 |", "|---|---|---|---|---|"]
-        for kind, what in (("from_relative", "its relative's fit"), ("without_relative", "the mean of the other fits")):
-            if kind in unseen:
-                u = unseen[kind]
-                L.append(f"| {what} ({', '.join(u['accelerators'])}) | {u['runs']} | {100 * u['mean_abs_error']:.1f}% | {pct(u['error_p10'])} | "
-                         f"{pct(u['error_p90'])} |")
+    L += ["", "## Leave one source out", "",
+          "The calibration is refitted without each source family (and never with the held-out rows) and "
+          "that family is predicted with the refitted constants. Only fitted constants are refitted: "
+          "structural choices stay, and some were made with a family's rows in view, so that family's "
+          "figure is partly in-sample. Neuron rows form one family per stack (NeuronX Distributed, NeMo "
+          "Megatron on Neuron, Megatron-LM on Neuron, PyTorch Neuron): each is a separate table by "
+          "separate authors.", "",
+          "Rows whose accelerator had no runs left in the refit show what an accelerator without "
+          "published runs can expect (the band of Trainium2, Trainium3 and H200 is widened by the "
+          "first line):", "", "| predicted from | rows | MAE | p10 | p90 |", "|---|---|---|---|---|"]
+    for kind, what in (("from_relative", "its relative's fit"), ("without_relative", "the mean of the other fits")):
+        if kind in unseen:
+            u = unseen[kind]
+            L.append(f"| {what} ({', '.join(u['accelerators'])}) | {u['runs']} | {100 * u['mean_abs_error']:.1f}% | "
+                     f"{pct(u['error_p10'])} | {pct(u['error_p90'])} |")
     L += ["", "## Predicted vs measured", "", "![predicted vs measured](accuracy.svg)", "",
-          "## Every row", "", "| id | accelerator | model | framework | measured | predicted | error |",
-          "|---|---|---|---|---|---|---|"]
+          "## Every row", "",
+          "Held-out rows are marked *held out*; \"left out\" is the row's error when its family was refitted out.", "",
+          "| id | accelerator | model | software | measured | predicted | band | error | left out |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for r in all_rows:
         err = pct(r["error"]) if not r["problem"] else r["problem"]
-        L.append(f"| {r['id']} | {r['accelerator']} | {r['model']} | {r['framework']} | "
-                 f"{r['measured_tokens_per_s_per_chip']:g} | {r['predicted_tokens_per_s_per_chip']:.0f} | {err} |")
-    with open(doc_path, "w") as f:
+        band = r.get("band_tokens_per_s_per_chip") or [0, 0]
+        out = "*held out*" if calibrate.held_out(r["id"]) else (pct(residual[r["id"]]) if r["id"] in residual else "")
+        L.append(f"| {r['id']} | {r['accelerator']} | {r['model']} | {r.get('software', '')} | "
+                 f"{r['measured_tokens_per_s_per_chip']:.0f} | {r['predicted_tokens_per_s_per_chip']:.0f} | "
+                 f"{band[0]:.0f}-{band[1]:.0f} | {err} | {out} |")
+    with open(os.path.join(ROOT, "docs/accuracy.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     with open(os.path.join(ROOT, "docs/accuracy.svg"), "w") as f:
         f.write(svg_plot(rows))
-    os.makedirs(os.path.join(ROOT, "presets/accuracy"), exist_ok=True)
-    with open(os.path.join(ROOT, "presets/accuracy/uncertainty.json"), "w") as f:
-        json.dump(uncertainty(rows, unseen), f, indent=2)
-        f.write("\n")
-    print(f"wrote docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json (MAE {100 * mae(rows):.1f}%)")
+    print(f"wrote docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json "
+          f"(LOSO {100 * fig['loso_mean']:.1f}%, held-out {100 * fig['heldout_mae']:.1f}%, "
+          f"coverage {100 * fig['heldout_coverage']:.0f}% / {100 * fig['loso_coverage']:.0f}%)")
 
 
 if __name__ == "__main__":

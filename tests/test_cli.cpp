@@ -77,6 +77,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {
       {scenario(R"("pricing":{"mix":[{"tier":"on_demand","fraction":0.5},{"tier":"spot","fraction":0.4}]},)"),
        "pricing.mix"},
       {scenario(R"("precision":"fp8",)"), "precision"},
+      {scenario(R"("precision":"fp4",)"), "precision"},  // the A100 has no FP4 either
   };
   for (const auto& c : cases) {
     const CliRun r = cli("estimate -", c.input);

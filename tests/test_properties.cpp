@@ -153,7 +153,7 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   const int devices = chips * acc.devices_per_chip;
 
   std::vector<std::string> precisions;
-  for (const char* p : {"fp32", "tf32", "bf16", "bf16", "bf16", "fp16", "fp8"})
+  for (const char* p : {"fp32", "tf32", "bf16", "bf16", "bf16", "fp16", "fp8", "fp4"})
     if (tc::peak_tflops(acc, precision_of(p)) > 0) precisions.push_back(p);
   d["precision"] = g.pick(precisions);
 
@@ -427,7 +427,7 @@ const std::vector<Breakage>& breakages() {
       {"nodes", [](Json& d, Gen&) { d.erase("chips"); d["nodes"] = 1e300; }},
       {"chips", [](Json& d, Gen&) { d["nodes"] = 1; d["chips"] = 8; }},
       {"chips", [](Json& d, Gen&) { d.erase("nodes"); d["chips"] = 0; }},
-      {"precision", [](Json& d, Gen&) { d["precision"] = "fp4"; }},
+      {"precision", [](Json& d, Gen&) { d["precision"] = "fp6"; }},  // Blackwell has FP6; the model does not
       {"precision", [](Json& d, Gen&) { d["precision"] = 16; }},
       {"parallel.tp", [](Json& d, Gen&) { d["parallel"]["tp"] = 0; }},
       {"parallel.tp", [](Json& d, Gen&) { d["parallel"]["tp"] = -4; }},

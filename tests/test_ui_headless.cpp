@@ -358,6 +358,8 @@ TEST(Schema, FileAndLinkShareEachRange) {
     }
   }
   EXPECT_GT(checked, 30);
+  // The parser maps the precision field's values onto the Precision enumerators, in order.
+  EXPECT_EQ(io::scenario_field("precision").values.size(), static_cast<std::size_t>(kPrecisionCount));
 }
 
 TEST(UrlState, RoundTripsEveryEditableField) {

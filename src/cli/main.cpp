@@ -239,33 +239,35 @@ int cmd_validate(const Args& a) {
   tc::io::Table t;
   t.header = {"id", "family", "accelerator", "model", "measured", "predicted", "error_pct", "problem"};
   tc::io::Json arr = tc::io::Json::array();
-  double abs_sum = 0;
-  int n = 0;
+  std::vector<tc::io::RunCheck> checks;
   for (const auto& r : runs) {
     const auto c = tc::io::check_run(r, lib);
-    if (c.problem.empty()) {
-      abs_sum += std::abs(c.error);
-      ++n;
-    }
+    checks.push_back(c);
     char err[32];
     std::snprintf(err, sizeof err, "%+.1f", 100 * c.error);
     t.rows.push_back({r.id, r.family, r.accelerator, r.model,
-                      tc::io::format_number(r.measured_tokens_per_s_per_chip),
+                      tc::io::format_number(c.measured_tokens_per_s_per_chip),
                       tc::io::format_number(c.predicted_tokens_per_s_per_chip),
                       c.problem.empty() ? err : "", c.problem});
+    tc::io::Json notes = tc::io::Json::array();
+    for (const auto& n : c.run.notes) notes.push_back(n);
     arr.push_back({{"id", r.id}, {"family", r.family}, {"accelerator", r.accelerator},
-                   {"model", r.model}, {"framework", r.framework},
-                   {"measured_tokens_per_s_per_chip", r.measured_tokens_per_s_per_chip},
+                   {"model", r.model}, {"framework", r.framework}, {"software", r.software},
+                   {"measured_tokens_per_s_per_chip", c.measured_tokens_per_s_per_chip},
                    {"predicted_tokens_per_s_per_chip", c.predicted_tokens_per_s_per_chip},
-                   {"error", c.error}, {"fits", c.fits}, {"problem", c.problem}});
+                   {"band_tokens_per_s_per_chip", {c.band_low_tokens_per_s_per_chip, c.band_high_tokens_per_s_per_chip}},
+                   {"error", c.error}, {"fits", c.fits}, {"problem", c.problem}, {"notes", notes}});
   }
   if (format == "json") {
     std::cout << arr.dump(2) << "\n";
   } else if (format == "csv") {
     std::cout << tc::io::table_csv(t);
   } else {
+    const auto sum = tc::io::summarize(checks);
     std::cout << tc::io::table_text(t);
-    std::printf("\nmean absolute error %.1f%% over %d rows\n", n ? 100 * abs_sum / n : 0.0, n);
+    std::printf("\nmean absolute error %.1f%% over %d rows", 100 * sum.mean_abs_error, sum.rows);
+    if (sum.failed) std::printf("; %d rows failed: %s", sum.failed, sum.failures.c_str());
+    std::printf("\n");
   }
   return 0;
 }

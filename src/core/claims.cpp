@@ -30,7 +30,7 @@ std::string pct(double v) { return fmt("%.3g", v * 100) + "%"; }
 std::string days(double s) { return format_duration(s); }
 std::string count(double v) { return v >= 100 ? fmt("%.0f", v) : fmt("%.3g", v); }
 
-const char* kPrecisionNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+const char* kPrecisionNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 
 // Worst verdict wins; unchecked only when nothing was checked.
 void raise(ClaimCheck& c, Verdict v) {

@@ -19,18 +19,24 @@ std::string num(double x) {
 }
 
 // Bytes of a stored activation element: FP8 recipes (Micikevicius et al. 2022) keep activations
-// in 16 bits between FP8 GEMMs.
+// in 16 bits between FP8 GEMMs, and FP4 recipes (NVIDIA Transformer Engine, NVFP4) likewise.
 double activation_bytes(Precision p) {
   return (p == Precision::fp32 || p == Precision::tf32) ? 4.0 : 2.0;
 }
 double operand_bytes(Precision p) {
   switch (p) {
+    // NVFP4: 4-bit elements plus one FP8 (E4M3) scale per block of 16 (NVIDIA's NVFP4
+    // description; Transformer Engine docs), 0.5 + 1/16 bytes. MXFP4 (Trainium3; one E8M0 scale
+    // per 32, 0.53125 bytes) takes the same figure: one fp4 precision, the larger overhead.
+    case Precision::fp4: return 0.5625;
     case Precision::fp8: return 1.0;
     case Precision::bf16:
     case Precision::fp16: return 2.0;
     default: return 4.0;
   }
 }
+// Precisions whose GEMM operands are quantized from 16-bit activations.
+bool low_precision(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
 bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 
@@ -78,8 +84,9 @@ struct Ctx {
     chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
     stage_layers = chunk_layers * pl.vpp;
     peak_flops = a.peak_tflops[static_cast<int>(sc.precision)] * 1e12 / a.devices_per_chip;
-    // FP8 recipes (Transformer Engine) run only the linear layers in FP8; attention stays BF16.
-    const Precision attn_prec = sc.precision == Precision::fp8 ? Precision::bf16 : sc.precision;
+    // FP8 and FP4 recipes (Transformer Engine) run only the linear layers in FP8/FP4; attention
+    // stays BF16.
+    const Precision attn_prec = low_precision(sc.precision) ? Precision::bf16 : sc.precision;
     attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip;
     hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
@@ -102,20 +109,25 @@ struct Ctx {
 
   // A GEMM (M x K) . (K x N): the slower of its math at the large-GEMM efficiency and its operand
   // traffic, plus a fixed per-call cost. Roofline (Williams et al. 2009) with a launch term.
-  double gemm_s(double M, double N, double K) const {
+  double gemm_work_s(double M, double N, double K) const {
     if (M <= 0 || N <= 0 || K <= 0) return 0;
-    const double math = 2.0 * M * N * K /
-                        (peak_flops * cal().matmul_efficiency_max * sc.framework.compute_efficiency);
+    const double math = 2.0 * M * N * K / (peak_flops * cal().matmul_efficiency_max);
     const double traffic = (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
-    return std::max(math, traffic) + cal().matmul_overhead_us * 1e-6;
+    return std::max(math, traffic);
   }
+  double kernel_s() const { return cal().kernel_overhead_us * 1e-6; }
 
-  // Forward and backward of one weight matrix; frozen weights skip the weight gradient.
+  // Forward and backward of `count` same-shaped weight matrices run as one grouped GEMM per pass
+  // (Megatron-Core's grouped GEMM over local experts: one launch, count problems); count = 1 is a
+  // plain linear layer. Frozen weights skip the weight gradient.
   struct Pass {
     double fwd = 0, bwd = 0;
   };
-  Pass linear(double M, double N, double K, bool frozen) const {
-    return {gemm_s(M, N, K), gemm_s(M, K, N) + (frozen ? 0.0 : gemm_s(K, N, M))};
+  Pass linear(double M, double N, double K, bool frozen, double count = 1) const {
+    if (count <= 0 || M <= 0) return {};
+    const double dgrad = count * gemm_work_s(M, K, N) + kernel_s();
+    const double wgrad = frozen ? 0.0 : count * gemm_work_s(K, N, M) + kernel_s();
+    return {count * gemm_work_s(M, N, K) + kernel_s(), dgrad + wgrad};
   }
 
   // Link for a group of ranks: on one chip, inside the node, or (hierarchically) across nodes.
@@ -198,17 +210,13 @@ LayerTimes layer_times(const Ctx& x) {
     const double local_experts = static_cast<double>(m.moe_experts) / pl.ep;
     const double tokens_per_expert = T * m.moe_top_k * (static_cast<double>(pl.ep) * x.etp / t) / m.moe_experts;
     const double et = x.etp, expert_in = (m.gated_ffn ? 2.0 : 1.0) * f / et;
-    // Every local expert runs the same GEMMs: one evaluation times the count keeps the time
-    // bounded for any number of experts.
-    auto add_n = [&](double count, Ctx::Pass p) {
-      r.matmul_fwd += count * p.fwd;
-      r.matmul_bwd += count * p.bwd;
-    };
+    // Every local expert runs the same GEMMs, grouped: one evaluation times the count keeps the
+    // time bounded for any number of experts.
     const double n_local = std::ceil(local_experts);
-    add_n(n_local, x.linear(tokens_per_expert, expert_in, h, frozen));
-    add_n(n_local, x.linear(tokens_per_expert, h, f / et, frozen));
-    add_n(m.moe_shared_experts, x.linear(T, ffn_in, h, frozen));
-    add_n(m.moe_shared_experts, x.linear(T, h, f / t, frozen));
+    add(x.linear(tokens_per_expert, expert_in, h, frozen, n_local));
+    add(x.linear(tokens_per_expert, h, f / et, frozen, n_local));
+    add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
+    add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
     add(x.linear(T, m.moe_experts, h, frozen));
   } else {
     add(x.linear(T, ffn_in, h, frozen));
@@ -232,7 +240,7 @@ LayerTimes layer_times(const Ctx& x) {
   double attn_flops = 4.0 * T * s_kv * q / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
-    const double rate = x.attention_flops * x.cal().attention_efficiency * x.sc.framework.compute_efficiency;
+    const double rate = x.attention_flops * x.cal().attention_efficiency;
     r.attention_fwd = attn_flops / rate;
     r.attention_bwd = 2.5 * r.attention_fwd;
   } else {
@@ -252,11 +260,12 @@ LayerTimes layer_times(const Ctx& x) {
   double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) +
                  moe_factor * (m.gated_ffn ? 3.0 : 2.0) * f / t;
   if (m.learned_positions == 0 && m.kind == ModelKind::decoder) elems += 2.0 * (h + x.kv) / t;
-  // FP8 GEMM inputs are cast first (read 2 bytes, write 1): the inputs of QKV, O, FFN in and out.
-  if (x.sc.precision == Precision::fp8) elems += 1.5 * (rep * 2.0 * h + h / t + moe_factor * f / t);
-  // Each elementwise kernel also pays a launch: about ten per layer forward (norms, residuals,
-  // activation, rotary, dropout), twice that backward.
-  const double launches = 10.0 * x.cal().matmul_overhead_us * 1e-6;
+  // FP8/FP4 GEMM inputs are quantized first (read the 16-bit activation, write the operand: 1.5
+  // activation-sized elements for FP8): the inputs of QKV, O, FFN in and out.
+  if (low_precision(x.sc.precision))
+    elems += (1.0 + x.op_bytes / x.act_bytes) * (rep * 2.0 * h + h / t + moe_factor * f / t);
+  // Each elementwise kernel also pays the per-kernel cost; backward launches twice as many.
+  const double launches = x.sc.framework.elementwise_kernels_per_layer * x.kernel_s();
   r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s + launches;
   r.memory_bwd = 2.0 * (r.memory_fwd);
 
@@ -462,9 +471,12 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                                   ") to replicate KV heads");
   if (pl.tp < m.kv_heads && m.kv_heads % pl.tp != 0)
     return bad("parallel.tp", num(pl.tp) + " does not divide kv_heads (" + num(m.kv_heads) + ")");
-  if (pl.pp * pl.vpp > m.layers)
-    return bad("parallel.pp", "pp x vpp = " + num(pl.pp * pl.vpp) + " exceeds layers (" +
-                                  num(m.layers) + ")");
+  // Megatron-Core can count the embedding and the loss as one pipeline layer each
+  // (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split): Llama 3.1 405B's
+  // 126 layers then fill pp x vpp = 128 virtual stages.
+  if (1LL * pl.pp * pl.vpp > m.layers + 2LL)
+    return bad("parallel.pp", "pp x vpp = " + num(1.0 * pl.pp * pl.vpp) + " exceeds layers + 2 (" +
+                                  num(m.layers) + " layers, embedding and loss)");
   if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
   if (tokens_per_sample(m) % pl.cp != 0)
     return bad("parallel.cp", num(pl.cp) + " does not divide the sequence length (" +
@@ -666,9 +678,14 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double dense_trainable = trainable - trainable_experts;
   double dp_exposed = 0;
   if (dp_n > 1 && pl.zero < 3) {
-    const double comm = pl.zero == 0 ? dp_collective(grad_bytes, dense_trainable, trainable_experts, true)
-                                     : dp_collective(grad_bytes, dense_trainable, trainable_experts, false) +
-                                           dp_collective(wbytes, dense_trainable, trainable_experts, false);
+    const double gather = pl.zero == 0 ? 0.0 : dp_collective(wbytes, dense_trainable, trainable_experts, false);
+    // A distributed optimizer that overlaps its parameter gather with the next forward, bucket by
+    // bucket, exposes only the first bucket of it (Megatron-Core --overlap-param-gather: each
+    // bucket's all-gather is waited for by the forward of the layers it holds).
+    const bool hide_gather = s.framework.overlap_param_gather && pl.zero >= 1;
+    const double comm = (pl.zero == 0 ? dp_collective(grad_bytes, dense_trainable, trainable_experts, true)
+                                      : dp_collective(grad_bytes, dense_trainable, trainable_experts, false)) +
+                        (hide_gather ? 0.0 : gather);
     // Each model chunk's reduction starts when its last backward ends (Megatron-Core's per-chunk
     // grad_sync_func; the interleaved schedule of Narayanan et al. 2021, Section 2.2.2). Backward
     // runs the chunks in reverse, so chunk 0 (holding the first layers) finishes last: the other
@@ -681,6 +698,11 @@ Estimate estimate(const Scenario& s, bool complete) {
     const double last = comm / v;
     const double window = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v) * bwd;
     dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
+    if (hide_gather) {
+      const double fwd = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd);  // one micro-batch
+      const double fwd_window = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v) * fwd;
+      dp_exposed += std::max(gather - overlap * fwd_window, std::min(gather / v, gather * bucket));
+    }
   } else if (dp_n > 1) {
     // ZeRO-3 / FSDP full shard: every layer's weights are all-gathered before its forward and
     // again before its backward, and its gradients reduce-scattered after, in every micro-batch.

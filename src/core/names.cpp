@@ -9,6 +9,7 @@ const char* to_string(Precision p) {
     case Precision::bf16: return "bf16";
     case Precision::fp16: return "fp16";
     case Precision::fp8: return "fp8";
+    case Precision::fp4: return "fp4";
   }
   return "?";
 }

@@ -8,8 +8,8 @@
 
 namespace tc {
 
-enum class Precision { fp32 = 0, tf32, bf16, fp16, fp8 };
-constexpr int kPrecisionCount = 5;
+enum class Precision { fp32 = 0, tf32, bf16, fp16, fp8, fp4 };
+constexpr int kPrecisionCount = 6;
 const char* to_string(Precision p);
 
 enum class Recompute { none = 0, selective, full };
@@ -22,12 +22,11 @@ enum class ModelKind { decoder = 0, encoder, vit };
 const char* to_string(ModelKind k);
 
 // Calibration of an accelerator's achievable rates. Fitted on published runs; the preset records
-// which rows (see docs/accuracy.md). A GEMM of F FLOPs takes F / (peak * matmul_efficiency_max)
-// plus matmul_overhead_us, and never less than its operand traffic over HBM: a saturating
-// efficiency in the per-device matrix size (small work runs far below peak).
+// which rows (see docs/accuracy.md). A GEMM of F FLOPs takes F / (peak * matmul_efficiency_max),
+// and never less than its operand traffic over HBM, plus kernel_overhead_us per kernel call.
 struct AcceleratorCalibration {
   double matmul_efficiency_max = 0.8;     // large-GEMM fraction of dense peak
-  double matmul_overhead_us = 10.0;       // fixed cost per GEMM call (launch, tile tail)
+  double kernel_overhead_us = 5.0;        // fixed cost per kernel call (launch, tile tail): a few us
   double attention_efficiency = 0.6;      // fused attention kernel, fraction of dense peak
   double hbm_efficiency = 0.85;           // achievable fraction of HBM bandwidth
   double runtime_reserve_gib = 3.0;       // allocator, communication buffers, compiled graphs
@@ -137,7 +136,13 @@ struct FrameworkProfile {
   bool dp_all_nics = true;        // DP collectives spread a node's traffic over all its NICs
   double grad_bytes = 2;          // bytes per gradient element communicated and stored
   double bucket_mib = 25;         // last gradient bucket is always exposed (PyTorch DDP)
-  double compute_efficiency = 1;  // the framework's kernels (fused, FP8 scaling) vs the fitted base
+  // Separate elementwise kernels per layer forward (norms, residual adds, activation, rotary,
+  // dropout; backward twice as many): fused stacks (Transformer Engine's layernorm_linear, fused
+  // bias-activation and bias-dropout-add) launch fewer than eager PyTorch. Each pays the kernel cost.
+  double elementwise_kernels_per_layer = 10;
+  // The distributed optimizer gathers updated parameters behind the next step's forward, bucket by
+  // bucket (Megatron-Core --overlap-param-gather); otherwise the gather follows the step exposed.
+  bool overlap_param_gather = false;
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
   int max_zero = 3;               // highest ZeRO stage the framework implements
 };

@@ -37,9 +37,9 @@ constexpr double kMaxParams = 1e15;
 constexpr std::size_t kMaxIdLength = 64;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
-const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 const std::vector<std::string_view> kCalibrationKeys = {
-    "matmul_efficiency_max", "matmul_overhead_us",  "attention_efficiency",
+    "matmul_efficiency_max", "kernel_overhead_us",  "attention_efficiency",
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tbps", "devices_per_chip",
@@ -68,7 +68,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "compute_efficiency", "zero3_gathers_per_layer", "max_zero",
+                                                      "elementwise_kernels_per_layer", "overlap_param_gather", "zero3_gathers_per_layer", "max_zero",
                                                       "ep_overlap", "dp_all_nics", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -234,8 +234,8 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     if (cf.want("matmul_efficiency_max")) {
       cal.matmul_efficiency_max = get_positive(c, "matmul_efficiency_max", cp, 1);
     }
-    if (cf.want("matmul_overhead_us")) {
-      cal.matmul_overhead_us = get_number(c, "matmul_overhead_us", cp, 0, kMaxLatencyUs);
+    if (cf.want("kernel_overhead_us")) {
+      cal.kernel_overhead_us = get_number(c, "kernel_overhead_us", cp, 0, kMaxLatencyUs);
     }
     if (cf.want("attention_efficiency")) {
       cal.attention_efficiency = get_positive(c, "attention_efficiency", cp, 1);
@@ -524,7 +524,9 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   if (f.want("grad_bytes")) fw.grad_bytes = get_positive(j, "grad_bytes", path, 8);
   if (f.want("bucket_mib")) fw.bucket_mib = get_positive(j, "bucket_mib", path, 1e6);
   // Optional: older preset files predate them.
-  fw.compute_efficiency = get_number_or(j, "compute_efficiency", path, 0.1, 1.5, fw.compute_efficiency);
+  fw.elementwise_kernels_per_layer = get_number_or(j, "elementwise_kernels_per_layer", path, 0, 1000,
+                                                   fw.elementwise_kernels_per_layer);
+  fw.overlap_param_gather = get_bool_or(j, "overlap_param_gather", path, fw.overlap_param_gather);
   fw.zero3_gathers_per_layer =
       get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
   fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);

@@ -224,10 +224,11 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   read_cluster(spec, doc);
   place_cluster(spec);
   Scenario& s = spec.scenario;
+  // The field's values are the Precision enumerators, in order.
   const std::string prec = enum_field(doc, "precision");
-  const char* names[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+  const auto& precisions = scenario_field("precision").values;
   for (int i = 0; i < kPrecisionCount; ++i)
-    if (prec == names[i]) s.precision = static_cast<Precision>(i);
+    if (prec == precisions[static_cast<std::size_t>(i)]) s.precision = static_cast<Precision>(i);
   read_plan(spec, doc);
   read_training(spec, doc);
   s.flash_attention = flag_field(doc, "flash_attention");

@@ -44,7 +44,7 @@ const std::vector<FieldDef>& scenario_fields() {
       {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
        "", {}, "nodes"},
       {"precision", "p", T::enumeration, "", 0, 0, "bf16", "Number format of the matrix multiplications.", "",
-       {"fp32", "tf32", "bf16", "fp16", "fp8"}},
+       {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
       {"framework", "fw", T::id, "", 0, 0, "neuronx-distributed on Trainium, else megatron",
        "Framework profile: overlap of communication, gradient precision (traincalc list frameworks).", ""},
       {"micro_batch", "mb", T::integer_auto, "sequences", 1, 1000000, "auto",

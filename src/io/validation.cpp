@@ -1,7 +1,13 @@
 #include "io/validation.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdlib>
+#include <string_view>
+
+#include "io/embedded.hpp"
+#include "io/uncertainty.hpp"
 
 namespace tc::io {
 
@@ -53,6 +59,11 @@ std::string field(const PublishedRun& r, const std::string& key) {
 
 bool contains(const std::string& hay, const char* needle) { return hay.find(needle) != std::string::npos; }
 
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 Json number_or_string(const std::string& s) {
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
@@ -63,22 +74,75 @@ Json number_or_string(const std::string& s) {
   return s;
 }
 
+// A positive finite measurement, or 0 when the cell is empty; anything else is the row's problem.
+double measurement(PublishedRun& r, const char* key) {
+  const std::string cell = field(r, key);
+  if (cell.empty()) return 0;
+  char* end = nullptr;
+  const double v = std::strtod(cell.c_str(), &end);
+  if (!end || *end != '\0' || !std::isfinite(v) || v <= 0) {
+    if (r.problem.empty()) r.problem = std::string(key) + ": must be a positive number (got \"" + cell + "\")";
+    return 0;
+  }
+  return v;
+}
+
+// presets/accuracy/software.json: the stack a row names -> framework profile and its defaults.
+const Json& software_table() {
+  static const Json doc = [] {
+    for (const auto& f : embedded_presets())
+      if (std::string_view(f.path) == "presets/accuracy/software.json") return Json::parse(f.contents);
+    return Json::object();
+  }();
+  return doc;
+}
+
+const Json* software_entry(const std::string& name) {
+  const Json& t = software_table();
+  if (name.empty() || !t.contains("software")) return nullptr;
+  const std::string key = lower(name);
+  for (const auto& e : t["software"]) {
+    if (lower(e["software"].get<std::string>()) == key) return &e;
+    for (const auto& a : e.value("aliases", Json::array()))
+      if (lower(a.get<std::string>()) == key) return &e;
+  }
+  return nullptr;
+}
+
+// The entry a row uses: its own software's, else the accelerator's default profile's.
+const Json* profile_entry(const PublishedRun& r) {
+  if (const Json* e = software_entry(r.software)) return e;
+  const Json& t = software_table();
+  const bool trainium = r.accelerator.rfind("trainium", 0) == 0;
+  const std::string fw = t["default_profile"][trainium ? "trainium" : "gpu"].get<std::string>();
+  for (const auto& e : t["software"])
+    if (e["framework"] == fw) return &e;
+  return nullptr;
+}
+
 }  // namespace
 
-std::string source_family(const std::string& s) {
+std::string source_family(const std::string& s, const std::string& software) {
   if (contains(s, "Narayanan")) return "Megatron-LM";
   if (contains(s, "MosaicML")) return "MosaicML";
-  if (contains(s, "NeMo") || contains(s, "Megatron-Bridge")) return "NeMo/Megatron-Bridge";
+  if (contains(s, "SimuMax")) return "SimuMax";
   if (contains(s, "MLPerf")) return "MLPerf";
+  if (contains(s, "NeMo") || contains(s, "Megatron-Bridge")) return "NeMo/Megatron-Bridge";
   if (contains(s, "torchtitan")) return "torchtitan";
-  if (contains(s, "neuron")) return "Neuron";
+  if (contains(s, "neuron") || contains(s, "Neuron")) return "Neuron: " + (software.empty() ? "other" : software);
   return "other";
 }
 
-std::vector<PublishedRun> read_published_runs(const std::string& text) {
+std::vector<PublishedRun> read_published_runs(const std::string& raw) {
+  // A spreadsheet's UTF-8 byte-order mark would otherwise become part of the first column's name.
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string text = raw.compare(0, bom.size(), bom) == 0 ? raw.substr(bom.size()) : raw;
   const auto rows = parse_csv(text);
   if (rows.empty()) throw InputError("csv", "empty");
   const auto& header = rows[0];
+  for (const char* need : {"id", "accelerator", "measured_tokens_per_s_per_chip"})
+    if (std::find(header.begin(), header.end(), need) == header.end())
+      throw InputError("csv header", std::string("missing column '") + need + "'");
   std::vector<PublishedRun> out;
   for (size_t i = 1; i < rows.size(); ++i) {
     if (rows[i].size() != header.size())
@@ -90,42 +154,66 @@ std::vector<PublishedRun> read_published_runs(const std::string& text) {
     r.source = field(r, "source");
     r.model = field(r, "model");
     r.accelerator = field(r, "accelerator");
-    r.family = source_family(r.source);
-    // The paper's ZeRO-3 rows are its DeepSpeed baseline (Narayanan et al. 2021, Section 5.4).
-    const bool deepspeed = r.family == "Megatron-LM" && field(r, "zero") == "3";
-    r.framework = (r.family == "MosaicML" || r.family == "torchtitan") ? "fsdp"
-                  : r.family == "Neuron"                              ? "neuronx-distributed"
-                  : deepspeed                                         ? "deepspeed-zero3"
-                  : r.family == "Megatron-LM"                         ? "megatron-2021"
-                                                                      : "megatron";
-    r.measured_tokens_per_s_per_chip = std::atof(field(r, "measured_tokens_per_s_per_chip").c_str());
+    r.software = field(r, "software");
+    r.family = source_family(r.source, r.software);
+    const Json* e = profile_entry(r);
+    r.framework = e ? (*e)["framework"].get<std::string>() : "megatron";
+    if (r.software.empty())
+      r.notes.push_back("software: empty; took profile " + r.framework);
+    else if (!software_entry(r.software))
+      r.notes.push_back("software: no profile for '" + r.software + "'; took " + r.framework);
+    r.measured_tokens_per_s_per_chip = measurement(r, "measured_tokens_per_s_per_chip");
+    r.measured_step_time_s = measurement(r, "measured_step_time_s");
+    if (r.problem.empty() && r.measured_tokens_per_s_per_chip <= 0 && r.measured_step_time_s <= 0)
+      r.problem = "measured_tokens_per_s_per_chip: empty, and no measured_step_time_s to compare with";
     out.push_back(std::move(r));
   }
   return out;
 }
 
-Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
+namespace {
+
+Json model_for_run(const PublishedRun& run, const Json& profile, std::vector<std::string>& notes) {
   auto num = [&](const char* k) { return number_or_string(field(run, k)); };
-  const std::string name = run.model;
-  const bool gpt_style = contains(name, "GPT") || contains(name, "MPT") || contains(name, "Nemotron");
-  const bool gpt_family = gpt_style && !contains(name, "OSS");
+  const std::string& name = run.model;
+  // Encoders and ViTs start from their preset (learned positions, biases, GeLU, dropout) and take
+  // the row's shape; an image model publishes no sequence: ViT-Base/16 at 224 px.
+  if (contains(name, "ViT")) {
+    notes.push_back("seq_len: empty; ViT-Base/16 at 224 px (197 tokens)");
+    return {{"base", "vit-b16"}};
+  }
   Json model = {{"layers", num("layers")}, {"hidden", num("hidden")}, {"ffn_hidden", num("ffn_hidden")},
                 {"heads", num("heads")}, {"kv_heads", num("kv_heads")}, {"seq_len", num("seq_len")},
                 {"vocab", num("vocab")}};
+  if (field(run, "seq_len").empty() && profile.contains("default_seq_len")) {
+    model["seq_len"] = profile["default_seq_len"];
+    notes.push_back("seq_len: empty; took " + profile["software"].get<std::string>() + "'s default " +
+                    profile["default_seq_len"].dump());
+  }
+  if (contains(name, "BERT")) {
+    model["base"] = "bert-large";
+    return model;
+  }
   // GPT, MPT and Nemotron-4 use a plain (GeLU / squared-ReLU) FFN; Llama, Qwen, DeepSeek and
   // GPT-OSS are gated.
+  const bool gpt_family = (contains(name, "GPT") || contains(name, "MPT") || contains(name, "Nemotron")) &&
+                          !contains(name, "OSS");
   model["gated_ffn"] = !gpt_family;
   if (contains(name, "GPT") && !contains(name, "OSS")) model["biases"] = true;
   // The CSV has no head_dim column; rows whose heads do not span the hidden size say it in notes.
-  const std::string notes = field(run, "notes");
-  const size_t hd = notes.find("head_dim ");
-  if (hd != std::string::npos) model["head_dim"] = std::atoi(notes.c_str() + hd + 9);
+  const std::string row_notes = field(run, "notes");
+  const size_t hd = row_notes.find("head_dim ");
+  if (hd != std::string::npos) model["head_dim"] = std::atoi(row_notes.c_str() + hd + 9);
   if (!field(run, "moe_experts").empty()) {
     model["moe_experts"] = num("moe_experts");
     model["moe_top_k"] = num("moe_top_k");
   }
-  // Links come from the accelerator's instance preset with the row's node size (else the largest
-  // node); unstated network bandwidth too.
+  return model;
+}
+
+// Links come from the accelerator's instance preset with the row's node size (else the largest
+// node); unstated network bandwidth too.
+Json instance_for_run(const PublishedRun& run, const PresetLibrary& lib) {
   const Instance* base = nullptr;
   const int per_node = std::atoi(field(run, "chips_per_node").c_str());
   for (const auto& i : lib.instances) {
@@ -134,45 +222,111 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
         (base->chips_per_node != per_node && i.chips_per_node > base->chips_per_node))
       base = &i;
   }
-  Json inst = {{"accelerator", run.accelerator}, {"chips_per_node", num("chips_per_node")},
-               {"devices_per_chip", num("devices_per_chip")}};
+  Json inst = {{"accelerator", run.accelerator},
+               {"chips_per_node", number_or_string(field(run, "chips_per_node"))},
+               {"devices_per_chip", number_or_string(field(run, "devices_per_chip"))}};
   if (base) inst["base"] = base->id;
   const std::string net = field(run, "inter_node_gbps");
-  inst["inter_node_gbps"] = !net.empty() ? num("inter_node_gbps") : Json(base ? base->inter_node_gbps : 0.0);
-  const std::string rc = field(run, "recompute");
+  inst["inter_node_gbps"] = !net.empty() ? number_or_string(net) : Json(base ? base->inter_node_gbps : 0.0);
+  return inst;
+}
+
+// Fine-tuning rows say so in their source ("(SFT)", "(LoRA)"); LoRA at the stack's default rank.
+Json training_for_run(const PublishedRun& run, const Json& profile, std::vector<std::string>& notes) {
+  if (contains(run.source, "(LoRA)")) {
+    const int rank = profile.value("default_lora_rank", 16);
+    notes.push_back("training: LoRA rank not stated; took " + std::to_string(rank));
+    return {{"mode", "lora"}, {"lora_rank", rank}, {"tokens", 0}};
+  }
+  if (contains(run.source, "(SFT)")) return {{"mode", "full_finetune"}, {"tokens", 0}};
+  return {{"tokens", 0}};
+}
+
+}  // namespace
+
+Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
+  auto num = [&](const char* k) { return number_or_string(field(run, k)); };
+  const Json* entry = profile_entry(run);
+  const Json profile = entry ? *entry : Json::object();
+  std::vector<std::string> notes;
+  Json micro_batch = num("micro_batch");
+  if (field(run, "micro_batch").empty()) {
+    micro_batch = "auto";
+    notes.push_back("micro_batch: empty; searched (auto)");
+  }
+  std::string rc = field(run, "recompute");
+  if (rc.empty()) {
+    rc = profile.value("default_recompute", "auto");
+    notes.push_back("recompute: empty; took " + profile.value("software", std::string("the profile")) +
+                    "'s default (" + rc + ")");
+  }
   Json doc = {{"name", run.id},
-              {"model", model},
-              {"instance", inst},
+              {"model", model_for_run(run, profile, notes)},
+              {"instance", instance_for_run(run, lib)},
               {"chips", num("chips")},
               {"precision", field(run, "precision")},
               {"parallel", {{"tp", num("tp")}, {"pp", num("pp")}, {"dp", num("dp")}, {"cp", num("cp")},
                             {"ep", num("ep")}, {"vpp", num("vpp")},
                             {"sequence_parallel", field(run, "sequence_parallel") == "yes"},
                             {"zero", num("zero")}}},
-              {"micro_batch", num("micro_batch")},
+              {"micro_batch", micro_batch},
               {"global_batch", num("global_batch")},
-              {"recompute", rc.empty() ? "none" : rc},
+              {"recompute", rc},
               {"framework", run.framework},
-              // FlashAttention (Dao et al. 2022) postdates the 2021 Megatron-LM runs.
-              {"flash_attention", run.family != "Megatron-LM"},
-              {"training", {{"tokens", 0}}}};
+              {"flash_attention", profile.value("flash_attention", true)},
+              {"training", training_for_run(run, profile, notes)}};
+  std::string defaults;
+  for (const auto& n : notes) defaults += (defaults.empty() ? "" : "; ") + n;
+  if (!defaults.empty()) doc["description"] = "defaults: " + defaults;
   return doc;
 }
 
 RunCheck check_run(const PublishedRun& run, const PresetLibrary& lib) {
   RunCheck c;
   c.run = run;
+  if (!run.problem.empty()) {
+    c.problem = run.problem;
+    return c;
+  }
   try {
-    const ScenarioSpec spec = parse_scenario(scenario_for_run(run, lib), lib, run.id);
+    const Json doc = scenario_for_run(run, lib);
+    if (doc.contains("description"))
+      c.run.notes.push_back(doc["description"].get<std::string>().substr(std::string("defaults: ").size()));
+    const ScenarioSpec spec = parse_scenario(doc, lib, run.id);
     // Devices count ranks: on Trainium1 the row's degrees are NeuronCores, as in the scenario.
     const Estimate e = run_estimate(spec);
     c.predicted_tokens_per_s_per_chip = e.tokens_per_s_per_chip;
-    c.error = e.tokens_per_s_per_chip / run.measured_tokens_per_s_per_chip - 1.0;
+    // Rows that publish only a step time are compared on it (the same ratio as on throughput).
+    c.measured_tokens_per_s_per_chip =
+        run.measured_tokens_per_s_per_chip > 0
+            ? run.measured_tokens_per_s_per_chip
+            : e.tokens_per_s_per_chip * e.step_time_s / run.measured_step_time_s;
+    c.error = e.tokens_per_s_per_chip / c.measured_tokens_per_s_per_chip - 1.0;
     c.fits = e.memory.fits;
+    const Uncertainty u = uncertainty_for(spec.scenario);
+    const Json band = uncertainty_json(u, e)["tokens_per_s"];
+    c.band_low_tokens_per_s_per_chip = band[0].get<double>() / e.chips;
+    c.band_high_tokens_per_s_per_chip = band[1].get<double>() / e.chips;
   } catch (const InputError& e) {
     c.problem = e.what();
   }
   return c;
+}
+
+ValidationSummary summarize(const std::vector<RunCheck>& checks) {
+  ValidationSummary s;
+  double abs_sum = 0;
+  for (const auto& c : checks) {
+    if (c.problem.empty()) {
+      abs_sum += std::fabs(c.error);
+      ++s.rows;
+      continue;
+    }
+    ++s.failed;
+    s.failures += (s.failures.empty() ? "" : "; ") + c.run.id + " (" + c.problem + ")";
+  }
+  s.mean_abs_error = s.rows ? abs_sum / s.rows : 0;
+  return s;
 }
 
 }  // namespace tc::io

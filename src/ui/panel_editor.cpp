@@ -364,7 +364,9 @@ void cluster_fields(AppState& s, const Outcome* o) {
 
 void precision_and_batch_fields(AppState& s, const Outcome* o) {
   enum_field(s, "precision", "precision");
-  if (o) sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, "peak_tflops");
+  // The chosen precision's peak: its own source (peak_tflops.fp4) as well as the general one.
+  const std::string prec = doc_string(s, "precision", std::string(io::scenario_field("precision").default_value));
+  if (o) sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, ("peak_tflops." + prec).c_str());
 
   // Batch.
   {
