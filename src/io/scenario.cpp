@@ -287,6 +287,10 @@ ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes) {
   return v;
 }
 
+
+namespace {
+
+// The warnings about the inputs, in the order the estimate shows them.
 std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
   std::vector<std::string> w;
   if (!spec.cluster_warning.empty()) w.push_back(spec.cluster_warning);
@@ -294,6 +298,8 @@ std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
   if (!spec.rounding_warning.empty()) w.push_back(spec.rounding_warning);
   return w;
 }
+
+}  // namespace
 
 Estimate run_estimate(const ScenarioSpec& spec) {
   const SearchResult r = search_plan(spec.scenario, spec.request);

@@ -29,8 +29,6 @@ struct ScenarioSpec {
   std::string rounding_warning;
 };
 
-std::vector<std::string> scenario_warnings(const ScenarioSpec& spec);
-
 ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label);
 ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& lib,
                                  const std::string& label);
