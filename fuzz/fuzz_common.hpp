@@ -12,10 +12,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
-#include "io/scenario.hpp"
 
 namespace tc::fuzz {
 
@@ -83,19 +82,17 @@ inline void check_bill(const Bill& b, const std::string& name) {
 }
 
 // What `traincalc estimate` does after parsing, with the checks. Throws io::InputError.
-inline void run_pipeline(const io::ScenarioSpec& spec, const io::PresetLibrary& lib) {
-  const Estimate e = io::run_estimate(spec);
-  check_estimate(e);
-  const io::CostReport cost = io::cost_report(spec, e, lib);
+inline void run_pipeline(const io::Job& job, const io::PresetLibrary& lib) {
+  const io::Result r = io::evaluate(job, lib);
+  check_estimate(r.est);
+  const io::CostReport& cost = io::cost_of(r);
   check_sum(cost.result.wall.terms, cost.result.wall.total_s, "wall_time");
   check_bill(cost.result.bill, "bill");
   if (cost.result.owned) check_bill(*cost.result.owned, "owned");
-  io::Json j = io::estimate_json(spec, e);
-  io::add_cost_json(j, cost);
+  const io::Json j = io::result_json(job, r);
   check_json_numbers(j);
   (void)j.dump(2);  // throws on invalid UTF-8: must not happen for accepted input
-  (void)io::estimate_text(spec, e);
-  (void)io::cost_text(cost);
+  (void)io::result_text(job, r);
 }
 
 inline void expect_message(const io::InputError& e) {

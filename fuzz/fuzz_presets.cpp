@@ -34,8 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const tc::io::Json::exception&) {
   }
   try {
-    const auto spec = tc::io::parse_scenario(doc, lib, "fuzz");
-    tc::fuzz::run_pipeline(spec, lib);
+    tc::fuzz::run_pipeline(tc::io::parse_job(doc, lib, "fuzz"), lib);
   } catch (const tc::io::InputError& e) {
     tc::fuzz::expect_message(e);
   }

@@ -8,8 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   const auto& lib = tc::fuzz::builtin();
   try {
-    const auto spec = tc::io::parse_scenario_text(text, lib, "fuzz.json");
-    tc::fuzz::run_pipeline(spec, lib);
+    tc::fuzz::run_pipeline(tc::io::parse_job_text(text, lib, "fuzz.json"), lib);
   } catch (const tc::io::InputError& e) {
     tc::fuzz::expect_message(e);
   }

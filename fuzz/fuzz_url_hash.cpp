@@ -50,8 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string third = tc::io::url_hash(state2.scenario, state2.seed, state2.embed);
   if (tokens(third) != tokens(again)) tc::fuzz::fail("hash not stable: " + again + " then " + third);
   try {
-    const auto spec = tc::io::parse_scenario(state.scenario, lib, "hash");
-    tc::fuzz::run_pipeline(spec, lib);
+    tc::fuzz::run_pipeline(tc::io::parse_job(state.scenario, lib, "hash"), lib);
   } catch (const tc::io::InputError& e) {
     tc::fuzz::expect_message(e);
   }

@@ -146,4 +146,16 @@ TEST(Cli, ListAndHelp) {
   EXPECT_EQ(cli("frobnicate").status, 2);
 }
 
+// docs/scenario-fields.md is the table the code declares (io/schema.hpp).
+TEST(Cli, FieldReferenceIsCurrent) {
+  const CliRun r = cli("list fields --format markdown");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("| parallel.tp | tp | integer or \"auto\" | ranks | 1 to 1048576 | auto |"), std::string::npos)
+      << r.out;
+  std::stringstream doc;
+  doc << std::ifstream(std::string(TRAINCALC_SOURCE_DIR) + "/docs/scenario-fields.md").rdbuf();
+  EXPECT_NE(doc.str().find(r.out), std::string::npos)
+      << "docs/scenario-fields.md is out of date: its table is `traincalc list fields --format markdown`";
+}
+
 }  // namespace

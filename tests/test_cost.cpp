@@ -8,6 +8,7 @@
 #include "core/claims.hpp"
 #include "core/cost.hpp"
 #include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/embedded.hpp"
 #include "io/error.hpp"
 #include "io/presets.hpp"
@@ -626,11 +627,10 @@ TEST(SeedScenarios, RunAndVerdictsAreStable) {
     if (want.empty()) continue;
     ++seen;
     SCOPED_TRACE(path);
-    const tc::io::ScenarioSpec spec = tc::io::parse_scenario_text(f.contents, lib, path);
-    const tc::Estimate est = tc::io::run_estimate(spec);
-    const tc::io::CostReport rep = tc::io::cost_report(spec, est, lib);
-    Json out = tc::io::estimate_json(spec, est);
-    tc::io::add_cost_json(out, rep);
+    const tc::io::Job job = tc::io::parse_job_text(f.contents, lib, path);
+    const tc::io::Result res = tc::io::evaluate(job, lib);
+    const tc::io::CostReport& rep = tc::io::cost_of(res);
+    const Json out = tc::io::result_json(job, res);
     EXPECT_TRUE(all_finite(out));
     EXPECT_GT(out["wall_time_s"]["total"].get<double>(), 0);
     EXPECT_NEAR(out["wall_time_s"]["total"].get<double>(), sum(rep.result.wall.terms), 1e-6);
@@ -662,8 +662,7 @@ TEST(SeedScenarios, KeyClaimReasons) {
   auto report = [&](const std::string& path) {
     for (const auto& f : tc::io::embedded_presets())
       if (path == f.path) {
-        const auto spec = tc::io::parse_scenario_text(f.contents, lib, path);
-        return tc::io::cost_report(spec, tc::io::run_estimate(spec), lib);
+        return tc::io::cost_of(tc::io::evaluate(tc::io::parse_job_text(f.contents, lib, path), lib));
       }
     throw std::runtime_error("missing " + path);
   };

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
@@ -56,14 +57,12 @@ Outcome run(const std::string& text) {
   Outcome o;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    const auto spec = tc::io::parse_scenario_text(text, lib(), "extreme.json");
-    o.estimate = tc::io::run_estimate(spec);
-    const auto cost = tc::io::cost_report(spec, o.estimate, lib());
-    o.json = tc::io::estimate_json(spec, o.estimate);
-    tc::io::add_cost_json(o.json, cost);
+    const auto job = tc::io::parse_job_text(text, lib(), "extreme.json");
+    const auto res = tc::io::evaluate(job, lib());
+    o.estimate = res.est;
+    o.json = tc::io::result_json(job, res);
     (void)o.json.dump();
-    (void)tc::io::estimate_text(spec, o.estimate);
-    (void)tc::io::cost_text(cost);
+    (void)tc::io::result_text(job, res);
     o.ok = true;
   } catch (const tc::io::InputError& e) {
     o.error = e.what();

@@ -13,6 +13,7 @@
 
 #include "core/params.hpp"
 #include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/embedded.hpp"
 #include "io/presets.hpp"
 #include "io/scenario.hpp"
@@ -306,9 +307,9 @@ TEST(PresetBuiltin, P6B300ScenarioEstimates) {
   for (const char* prec : {"bf16", "fp4"}) {
     const Json doc = {{"model", "llama3.1-70b"}, {"instance", "p6-b300.48xlarge"}, {"nodes", 4},
                       {"precision", prec}, {"training", {{"tokens", 1e11}}}};
-    const auto spec = tc::io::parse_scenario(doc, lib, prec);
-    const tc::Estimate e = tc::io::run_estimate(spec);
-    const tc::io::CostReport cost = tc::io::cost_report(spec, e, lib);
+    const tc::io::Result r = tc::io::evaluate(tc::io::parse_job(doc, lib, prec), lib);
+    const tc::Estimate& e = r.est;
+    const tc::io::CostReport& cost = tc::io::cost_of(r);
     for (const double v : {e.step_time_s, e.tokens_per_s, e.tokens_per_s_per_chip, e.mfu, e.train_time_s,
                            e.memory.total_gib, cost.result.wall.total_s, cost.result.bill.total_usd}) {
       EXPECT_TRUE(std::isfinite(v)) << prec;

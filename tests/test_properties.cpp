@@ -27,6 +27,7 @@
 #include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
@@ -260,16 +261,18 @@ std::vector<std::string> check_valid(const Case& c) {
   auto expect = [&](bool ok, const std::string& what) {
     if (!ok) bad.push_back(what);
   };
-  tc::io::ScenarioSpec spec;
-  tc::Estimate e;
-  tc::io::CostReport cost;
+  tc::io::Job job;
+  tc::io::Result res;
   try {
-    spec = tc::io::parse_scenario(c.doc, lib(), "random");
-    e = tc::io::run_estimate(spec);
-    cost = tc::io::cost_report(spec, e, lib());
+    job = tc::io::parse_job(c.doc, lib(), "random");
+    res = tc::io::evaluate(job, lib());
+    tc::io::cost_of(res);
   } catch (const tc::io::InputError& err) {
     return {std::string("rejected: ") + err.what()};
   }
+  const tc::io::ScenarioSpec& spec = job.spec;
+  const tc::Estimate& e = res.est;
+  const tc::io::CostReport& cost = *res.cost;
   // Finite and non-negative.
   expect(std::isfinite(e.step_time_s) && e.step_time_s > 0, "step_time_s");
   for (const auto& t : e.breakdown_s) expect(finite_nonneg(t.value), "breakdown_s." + t.name);
@@ -317,9 +320,7 @@ std::vector<std::string> check_valid(const Case& c) {
   if (b.priced && b.compute_only_bound_usd > 0)
     expect(instance_items >= b.compute_only_bound_usd * (1 - 1e-9), "instance bill below the compute-only bound");
   // What the CLI prints.
-  Json j = tc::io::estimate_json(spec, e);
-  tc::io::add_cost_json(j, cost);
-  expect_json_finite(j, "$", bad);
+  expect_json_finite(tc::io::result_json(job, res), "$", bad);
   return bad;
 }
 
@@ -501,9 +502,7 @@ TEST(Properties, RandomInvalidScenariosNameTheField) {
     b.apply(c.doc, g);
     std::string field, message;
     try {
-      const auto spec = tc::io::parse_scenario(c.doc, lib(), "random");
-      const auto e = tc::io::run_estimate(spec);
-      (void)tc::io::cost_report(spec, e, lib());
+      (void)tc::io::cost_of(tc::io::evaluate(tc::io::parse_job(c.doc, lib(), "random"), lib()));
     } catch (const tc::io::InputError& err) {
       field = err.field();
       message = err.what();

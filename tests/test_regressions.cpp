@@ -6,6 +6,7 @@
 #include <string>
 
 #include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
@@ -20,9 +21,7 @@ const tc::io::PresetLibrary& lib() {
 // The InputError of a scenario text, or "" when it is accepted (and then estimated and costed).
 tc::io::InputError error_of(const std::string& text) {
   try {
-    const auto spec = tc::io::parse_scenario_text(text, lib(), "regression.json");
-    const auto e = tc::io::run_estimate(spec);
-    (void)tc::io::cost_report(spec, e, lib());
+    (void)tc::io::cost_of(tc::io::evaluate(tc::io::parse_job_text(text, lib(), "regression.json"), lib()));
   } catch (const tc::io::InputError& err) {
     return err;
   }

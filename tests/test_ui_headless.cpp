@@ -8,6 +8,9 @@
 #include <regex>
 
 #include "imgui.h"
+#include "io/compare.hpp"
+#include "io/job.hpp"
+#include "io/schema.hpp"
 #include "io/url_state.hpp"
 #include "ui/app_state.hpp"
 #include "ui/panels.hpp"
@@ -75,7 +78,7 @@ class Headless : public ::testing::Test {
 TEST_F(Headless, DefaultScenarioAnswersTheMainQuestion) {
   const std::string drawn = frames(4);
   ASSERT_TRUE(state.current.ok) << state.current.error;
-  EXPECT_EQ(state.current.spec.model_id, "llama3.1-70b");
+  EXPECT_EQ(state.current.job.spec.model_id, "llama3.1-70b");
   EXPECT_EQ(state.comparison.size(), 2u);
   for (const auto& c : state.comparison) EXPECT_TRUE(c.done && c.out.ok) << c.instance_id << ": " << c.out.error;
   EXPECT_NE(drawn.find("Wall time"), std::string::npos);
@@ -198,6 +201,165 @@ TEST_F(Headless, TheMirrorCarriesTheResults) {
     if (r["key"] == "step_time_s") has_step = r["value"].get<double>() == state.current.est.step_time_s;
   EXPECT_TRUE(has_step);
   EXPECT_EQ(m["comparison"]["rows"].size(), 2u);
+}
+
+// What a scenario's outcome shows, as the CLI prints it, apart from what only a full plan search
+// gives: the count of plans it considered (also in the warning that none fits), and the baseline
+// instance's own plan and saving.
+io::Json shown_result(const Outcome& o) {
+  if (!o.ok) return o.error;
+  if (o.cost_error) return o.cost_error->what();
+  io::Json j = io::result_json(o.job, o);
+  j.erase("plans_considered");
+  j.erase("baseline");
+  io::Json warnings = io::Json::array();
+  for (const auto& w : j["warnings"])
+    if (w.get<std::string>().rfind("baseline_instance:", 0) != 0 && w.get<std::string>().rfind("no plan among", 0) != 0)
+      warnings.push_back(w);
+  j["warnings"] = warnings;
+  return j;
+}
+
+// Random scenarios (every seed among them) whose pricing includes spot hours, claims and a
+// baseline: after a drag that comes back to where it started, the preview shown while the
+// control is held is the result shown after the release.
+TEST(DragPreview, IsTheReleasedResult) {
+  AppState s;
+  init(s, nullptr);
+  std::mt19937 rng(11);
+  auto pick = [&](const std::vector<std::string>& v) { return v[rng() % v.size()]; };
+  const io::Json pricings[] = {
+      io::Json(nullptr), {{"tier", "spot"}}, {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.25}},
+                                                       {{"tier", "spot"}, {"fraction", 0.75}}}}}};
+  std::vector<io::Json> docs;
+  for (const auto& seed : s.seeds) docs.push_back(seed.doc);
+  for (int i = 0; i < 24; ++i) {
+    io::Json d = {{"model", pick(s.lib.model_ids())}, {"instance", pick(s.lib.instance_ids())},
+                  {"nodes", 1 + static_cast<int>(rng() % 6)}, {"training", {{"tokens", 1e9 * (1 + rng() % 500)}}}};
+    if (const io::Json& p = pricings[rng() % 3]; !p.is_null()) d["pricing"] = p;
+    if (rng() % 2) d["baseline_instance"] = pick(s.lib.instance_ids());
+    if (rng() % 2) d["claims"] = {{{"text", "a week"}, {"wall_time_days", 7}, {"mfu", 0.4}}};
+    docs.push_back(d);
+  }
+  int compared = 0, spot = 0;
+  for (const auto& doc : docs) {
+    SCOPED_TRACE(doc.dump());
+    set_scenario(s, doc, "");
+    s.interacting = false;
+    update(s, 1e9);
+    if (s.current.cost_error && s.current.cost_error->field() == "baseline_instance") {
+      // The preview leaves the baseline out, and with it the baseline's own problems.
+      s.doc.erase("baseline_instance");
+      update(s, 1e9);
+    }
+    if (!s.current.ok) continue;
+    const io::Json released = shown_result(s.current);
+    for (const char* field : {"nodes", "training.tokens"}) {
+      const io::Json* at = doc_get(s.doc, field);
+      if (!at) continue;
+      const io::Json start = *at;
+      s.interacting = true;
+      doc_set(s.doc, field, start.is_number_integer() ? io::Json(start.get<int>() * 2) : io::Json(start.get<double>() * 2));
+      update(s, 1e9);
+      doc_set(s.doc, field, start);
+      update(s, 1e9);
+      ASSERT_TRUE(s.preview) << field;
+      EXPECT_EQ(io::Json::diff(shown_result(s.current), released), io::Json::array()) << field;
+      s.interacting = false;
+      update(s, 1e9);
+      EXPECT_EQ(io::Json::diff(shown_result(s.current), released), io::Json::array()) << field << " released";
+    }
+    ++compared;
+    if (s.current.cost && s.current.cost->result.wall.expected_spot_interruptions > 0) ++spot;
+  }
+  EXPECT_GT(compared, 12);
+  EXPECT_GT(spot, 3) << "the spot interruption rate must be part of what is compared";
+}
+
+// The page's comparison is `traincalc compare`: the same rows and the same fastest and cheapest.
+TEST_F(Headless, ComparisonIsTheCommandLinesCompare) {
+  int compared = 0;
+  for (const auto& seed : state.seeds) {
+    SCOPED_TRACE(seed.id);
+    set_scenario(state, seed.doc, seed.id);
+    frames(1);
+    while (work_pending(state)) update(state, 1e9);
+    ASSERT_TRUE(state.current.ok) << state.current.error;
+    std::vector<std::string> ids;
+    std::vector<const io::Result*> page;
+    for (const auto& c : state.comparison) {
+      ids.push_back(c.instance_id);
+      page.push_back(c.out.ok && c.out.cost ? &c.out : nullptr);
+    }
+    const auto rows = io::compare_instances(state.current.job, state.lib, ids);
+    ASSERT_EQ(rows.size(), page.size());
+    const io::Marks marks = io::fastest_and_cheapest(page);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      ASSERT_EQ(rows[i].problem.empty(), page[i] != nullptr) << ids[i];
+      if (page[i]) {
+        EXPECT_EQ(io::result_json(rows[i].job, rows[i].result), io::result_json(rows[i].job, *page[i])) << ids[i];
+      }
+      EXPECT_EQ(rows[i].fastest, marks.fastest == static_cast<int>(i)) << ids[i];
+      EXPECT_EQ(rows[i].cheapest, marks.cheapest == static_cast<int>(i)) << ids[i];
+    }
+    compared += static_cast<int>(rows.size());
+  }
+  EXPECT_GT(compared, 8);
+}
+
+// A plan that does not fit in memory is neither the fastest nor the cheapest, however short and
+// cheap its estimate; an unpriced bill is not the cheapest.
+TEST(Compare, OnlyPlansThatFitAreFastestOrCheapest) {
+  auto result = [](double wall_s, double usd, bool fits, bool priced) {
+    io::Result r;
+    r.est.memory.fits = fits;
+    r.cost.emplace();
+    r.cost->result.wall.total_s = wall_s;
+    r.cost->result.bill.total_usd = usd;
+    r.cost->result.bill.priced = priced;
+    return r;
+  };
+  const io::Result no_fit = result(10, 10, false, true), slow = result(300, 50, true, true),
+                   fast = result(100, 90, true, true), unpriced = result(200, 1, true, false);
+  const io::Marks m = io::fastest_and_cheapest({&no_fit, nullptr, &slow, &fast, &unpriced});
+  EXPECT_EQ(m.fastest, 3);
+  EXPECT_EQ(m.cheapest, 2);
+  EXPECT_EQ(io::fastest_and_cheapest({&no_fit, nullptr}).fastest, -1);
+}
+
+// Every ranged field a link carries: a value past either end of its range is refused by the file
+// parser and by the link reader alike, each naming the field.
+TEST(Schema, FileAndLinkShareEachRange) {
+  const io::PresetLibrary lib = io::load_builtin_presets();
+  int checked = 0;
+  for (const auto& f : io::scenario_fields()) {
+    if (f.hash_key.empty() || !(f.min < f.max)) continue;
+    for (const double bad : {f.min - 1, 2 * f.max + 1}) {
+      SCOPED_TRACE(std::string(f.path) + " = " + std::to_string(bad));
+      io::Json doc = {{"model", "llama3.1-8b"}, {"instance", "p5.48xlarge"}, {"training", {{"tokens", 1e9}}}};
+      if (f.path.rfind("training.", 0) == 0) doc["training"] = io::Json::object();
+      doc_set(doc, std::string(f.path), bad);
+      std::string file_field;
+      try {
+        const io::Job job = io::parse_job(doc, lib, "schema");
+        if (job.cost_error) file_field = job.cost_error->field();
+      } catch (const io::InputError& e) {
+        file_field = e.field();
+      }
+      EXPECT_EQ(file_field, f.path);
+      std::string link_field;
+      try {
+        io::parse_url_hash("#v1&" + std::string(f.hash_key) + "=" + io::format_number(bad), io::Json::object());
+      } catch (const io::InputError& e) {
+        link_field = e.field();
+      }
+      EXPECT_EQ(link_field, f.hash_key);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 30);
+  // The parser maps the precision field's values onto the Precision enumerators, in order.
+  EXPECT_EQ(io::scenario_field("precision").values.size(), static_cast<std::size_t>(kPrecisionCount));
 }
 
 TEST(UrlState, RoundTripsEveryEditableField) {

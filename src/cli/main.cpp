@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "io/compare.hpp"
-#include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
-#include "io/scenario.hpp"
+#include "io/schema.hpp"
 #include "io/validation.hpp"
 
 namespace {
@@ -23,7 +23,7 @@ usage:
   traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
   traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
-  traincalc list accelerators|instances|models|frameworks [--format text|json] [--presets DIR]
+  traincalc list accelerators|instances|models|frameworks|fields [--format text|json|markdown] [--presets DIR]
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
@@ -33,7 +33,8 @@ compare   runs the same job on each instance (the plan searched per instance unl
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
           the scenario of one row and its estimate.
-list      prints the preset ids with their names.
+list      prints the preset ids with their names; fields: the scenario's fields (the reference in
+          docs/scenario-fields.md is `list fields --format markdown`).
 --presets DIR  merges every *.json preset file in DIR over the built-in presets.
 )";
 
@@ -100,22 +101,19 @@ tc::io::PresetLibrary library(const Args& a) {
   return lib;
 }
 
+tc::io::Job read_job(const Args& a, const tc::io::PresetLibrary& lib) {
+  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
+  return tc::io::parse_job_text(read_input(a.positional[0]), lib, label);
+}
+
 int cmd_estimate(const Args& a) {
   if (a.positional.size() != 1) throw UsageError{"estimate needs one scenario file (or -)"};
   const std::string format = a.format.empty() ? "json" : a.format;
   if (format != "json" && format != "text") throw UsageError{"--format must be json or text"};
   const auto lib = library(a);
-  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
-  const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
-  const tc::Estimate e = tc::io::run_estimate(spec);
-  const tc::io::CostReport cost = tc::io::cost_report(spec, e, lib);
-  if (format == "text") {
-    std::cout << tc::io::estimate_text(spec, e) << tc::io::cost_text(cost);
-  } else {
-    tc::io::Json j = tc::io::estimate_json(spec, e);
-    tc::io::add_cost_json(j, cost);
-    std::cout << j.dump(2) << "\n";
-  }
+  const auto job = read_job(a, lib);
+  const tc::io::Result r = tc::io::evaluate(job, lib);
+  std::cout << (format == "text" ? tc::io::result_text(job, r) : tc::io::result_json(job, r).dump(2) + "\n");
   return 0;
 }
 
@@ -139,13 +137,12 @@ int cmd_compare(const Args& a) {
   if (format != "text" && format != "csv" && format != "json" && format != "markdown")
     throw UsageError{"--format must be text, csv, json or markdown"};
   const auto lib = library(a);
-  const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
-  const auto spec = tc::io::parse_scenario_text(read_input(a.positional[0]), lib, label);
-  std::vector<std::string> ids = a.instances.empty() ? spec.compare_instances : split_ids(a.instances);
-  if (a.instances.empty() && ids.empty()) ids = {spec.instance_id};
+  const auto job = read_job(a, lib);
+  std::vector<std::string> ids = a.instances.empty() ? job.spec.compare_instances : split_ids(a.instances);
+  if (a.instances.empty() && ids.empty()) ids = {job.spec.instance_id};
   if (ids.empty()) throw tc::io::InputError("--instances", "lists no instance");
   for (const auto& id : ids) lib.require_instance(id, "--instances");
-  const auto rows = tc::io::compare_instances(spec, lib, ids);
+  const auto rows = tc::io::compare_instances(job, lib, ids);
   const auto table = tc::io::compare_table(rows);
   if (format == "json") {
     std::cout << tc::io::compare_json(rows).dump(2) << "\n";
@@ -159,8 +156,23 @@ int cmd_compare(const Args& a) {
   return 0;
 }
 
+// The scenario's fields, one row each (io/schema.hpp).
+tc::io::Table fields_table() {
+  tc::io::Table t;
+  t.header = {"field", "link", "type", "unit", "range", "default", "meaning", "source"};
+  for (const auto& f : tc::io::scenario_fields()) {
+    std::string type = tc::io::to_string(f.type);
+    for (std::size_t i = 0; i < f.values.size(); ++i) type += (i ? ", " : " ") + std::string(f.values[i]);
+    const bool ranged = f.min < f.max;
+    t.rows.push_back({std::string(f.path), std::string(f.hash_key), type, std::string(f.unit),
+                      ranged ? tc::io::format_number(f.min) + " to " + tc::io::format_number(f.max) : "",
+                      std::string(f.default_value), std::string(f.help), std::string(f.source)});
+  }
+  return t;
+}
+
 int cmd_list(const Args& a) {
-  if (a.positional.size() != 1) throw UsageError{"list needs accelerators, instances, models or frameworks"};
+  if (a.positional.size() != 1) throw UsageError{"list needs accelerators, instances, models, frameworks or fields"};
   const std::string what = a.positional[0];
   const auto lib = library(a);
   tc::io::Table t;
@@ -182,8 +194,10 @@ int cmd_list(const Args& a) {
   } else if (what == "frameworks") {
     t.header = {"id"};
     for (const auto& x : lib.frameworks) t.rows.push_back({x.id});
+  } else if (what == "fields") {
+    t = fields_table();
   } else {
-    throw UsageError{"list: unknown kind '" + what + "' (accelerators, instances, models, frameworks)"};
+    throw UsageError{"list: unknown kind '" + what + "' (accelerators, instances, models, frameworks, fields)"};
   }
   const std::string format = a.format.empty() ? "text" : a.format;
   if (format == "json") {
@@ -196,8 +210,10 @@ int cmd_list(const Args& a) {
     std::cout << arr.dump(2) << "\n";
   } else if (format == "text") {
     std::cout << tc::io::table_text(t);
+  } else if (format == "markdown") {
+    std::cout << tc::io::table_markdown(t);
   } else {
-    throw UsageError{"--format must be text or json for list"};
+    throw UsageError{"--format must be text, json or markdown for list"};
   }
   return 0;
 }
@@ -212,8 +228,9 @@ int cmd_validate(const Args& a) {
     for (const auto& r : runs) {
       if (r.id != a.row_id) continue;
       const auto doc = tc::io::scenario_for_run(r, lib);
-      const auto spec = tc::io::parse_scenario(doc, lib, r.id);
-      std::cout << doc.dump(2) << "\n\n" << tc::io::estimate_text(spec, tc::io::run_estimate(spec))
+      const auto job = tc::io::parse_job(doc, lib, r.id);
+      const tc::io::Result res = tc::io::evaluate(job, lib, tc::io::kVariantOptions);
+      std::cout << doc.dump(2) << "\n\n" << tc::io::estimate_text(job.spec, res.est, res.band)
                 << "measured " << r.measured_tokens_per_s_per_chip << " tokens/s per chip\n";
       return 0;
     }

@@ -46,12 +46,18 @@ void raise(ClaimCheck& c, Verdict v) {
   if (rank(v) > rank(c.verdict)) c.verdict = v;
 }
 
+// What a claim is about: the platform it names and what the scenario and estimate tell of it.
 struct Platform {
+  const Scenario* scenario = nullptr;
+  bool same_instance = false;       // the claim is about the scenario's own instance
   const Instance* inst = nullptr;
   const Accelerator* acc = nullptr;
   int nodes = 0;
   int chips = 0;
   double peak = 0;  // dense TFLOPS per chip at the scenario's precision
+  std::string precision, chip;      // names, for the reasons
+  std::optional<double> run_flops;  // model FLOPs of one run
+  double flops_per_token = 0;       // 0: no estimate
 };
 
 // Price lines an instance can be billed at, spot derived from its typical discount.
@@ -138,40 +144,8 @@ void judge_mfu(ClaimCheck& c, double mfu, const std::string& what, const ClaimCo
   }
 }
 
-}  // namespace
-
-ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
-  if (!ctx.scenario) throw std::invalid_argument("check_claim: ClaimContext.scenario is required");
-  const Scenario& sc = *ctx.scenario;
-  ClaimCheck c;
-  c.text = cl.text;
-  const bool same_instance = cl.instance_id.empty() || cl.instance_id == sc.instance.id;
-  c.instance_id = same_instance ? sc.instance.id : cl.instance_id;
-
-  Platform pf;
-  pf.inst = find_instance(ctx, cl.instance_id);
-  if (!pf.inst) {
-    c.reasons.push_back("unknown instance '" + cl.instance_id + "': not checked");
-    return c;
-  }
-  pf.acc = find_accelerator(ctx, pf.inst->accelerator_id);
-  if (same_instance) pf.acc = &sc.accelerator;
-  pf.nodes = cl.nodes.value_or(sc.nodes);
-  pf.chips = pf.nodes * pf.inst->chips_per_node;
-  pf.peak = pf.acc ? peak_tflops(*pf.acc, matmul_precision(sc)) : 0;
-  const std::string prec = kPrecisionNames[static_cast<int>(sc.precision)];
-  const std::string chip = pf.acc ? pf.acc->id : pf.inst->accelerator_id;
-
-  // Model FLOPs of one run: the author's count, else the estimate's.
-  const Estimate* est = ctx.estimate;
-  std::optional<double> run_flops = cl.training_flops;
-  if (!run_flops && est && est->model_flops_per_step > 0 && est->steps > 0)
-    run_flops = est->model_flops_per_step * est->steps;
-  double flops_per_token = 0;
-  if (est && est->tokens_per_s > 0 && est->step_time_s > 0)
-    flops_per_token = est->model_flops_per_step / (est->tokens_per_s * est->step_time_s);
-
-  // --- price --------------------------------------------------------------------------------
+// A claimed hourly price against the list price of its tier (a derived spot price is a range).
+void check_price(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
   if (cl.usd_per_hour) {
     const double claimed = *cl.usd_per_hour;
     c.implied.push_back({"claimed_usd_per_hour", claimed});
@@ -208,8 +182,14 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
                           cl.tier + " price (public: " + (pub.empty() ? "none" : pub) + ")" + matches);
     }
   }
+}
 
-  // --- claimed peak ---------------------------------------------------------------------------
+// A claimed peak against the chip's dense peak at the scenario's precision, naming the figure it
+// probably is when it is not.
+void check_peak(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
+  const Scenario& sc = *pf.scenario;
+  const std::string& prec = pf.precision;
+  const std::string& chip = pf.chip;
   if (cl.peak_tflops) {
     const double cp = *cl.peak_tflops;
     if (pf.peak > 0 && std::abs(cp / pf.peak - 1) <= ctx.price_tolerance) {
@@ -237,8 +217,12 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
       c.reasons.push_back(r);
     }
   }
+}
 
-  // --- achieved TFLOPS per chip and MFU -------------------------------------------------------
+// Achieved TFLOPS per chip and a stated MFU: the utilization they imply, and whether they agree.
+void check_utilization(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
+  const std::string& prec = pf.precision;
+  const std::string& chip = pf.chip;
   if (cl.tflops_per_chip && pf.peak > 0) {
     const double mfu = *cl.tflops_per_chip / pf.peak;
     c.implied.push_back({"implied_mfu", mfu});
@@ -265,8 +249,14 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
       judge_mfu(c, m, "the claimed utilization", ctx);
     }
   }
+}
 
-  // --- wall time ------------------------------------------------------------------------------
+// A claimed wall time: the utilization the run's FLOPs would need, and the estimate beside it.
+void check_wall_time(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
+  const Scenario& sc = *pf.scenario;
+  const bool same_instance = pf.same_instance;
+  const std::string& chip = pf.chip;
+  const std::optional<double>& run_flops = pf.run_flops;
   if (cl.wall_time_s) {
     const double t = *cl.wall_time_s;
     if (run_flops && pf.peak > 0 && pf.chips > 0 && t > 0) {
@@ -284,8 +274,12 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
                           " (claim / estimate = " + fmt("%.2f", t / ctx.cost->wall.total_s) + ")");
     }
   }
+}
 
-  // --- throughput -----------------------------------------------------------------------------
+// A claimed throughput: the utilization it implies.
+void check_throughput(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
+  const std::string& chip = pf.chip;
+  const double flops_per_token = pf.flops_per_token;
   if (cl.tokens_per_s) {
     if (flops_per_token > 0 && pf.peak > 0 && pf.chips > 0) {
       const double mfu = *cl.tokens_per_s * flops_per_token / (pf.chips * pf.peak * 1e12);
@@ -295,8 +289,14 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
       c.reasons.push_back("throughput not checked: no FLOPs per token (no estimate)");
     }
   }
+}
 
-  // --- bill -----------------------------------------------------------------------------------
+// A claimed bill: the price per instance-hour it implies against the public rates, the cheapest
+// the FLOPs can be, and the estimated bill beside it.
+void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
+  const Scenario& sc = *pf.scenario;
+  const bool same_instance = pf.same_instance;
+  const std::optional<double>& run_flops = pf.run_flops;
   if (cl.bill_usd) {
     std::optional<double> t = cl.wall_time_s;
     std::string basis = "the claimed time";
@@ -359,8 +359,10 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
                           fmt("%.2f", *cl.bill_usd / est_run) + ")");
     }
   }
+}
 
-  // --- collective -----------------------------------------------------------------------------
+// A claimed collective: the bandwidth per rank it needs against the instance's fastest link.
+void check_collective(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext&) {
   if (cl.collective_bytes && cl.collective_time_s && *cl.collective_time_s > 0) {
     // A bandwidth-optimal all-reduce moves 2 (n-1)/n of the buffer through every rank
     // (Patarasuk and Yuan 2009); n = 2 gives the loosest bound, S / t.
@@ -384,7 +386,45 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
                           fmt("%g", best) + " GB/s");
     }
   }
+}
 
+}  // namespace
+
+ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
+  if (!ctx.scenario) throw std::invalid_argument("check_claim: ClaimContext.scenario is required");
+  const Scenario& sc = *ctx.scenario;
+  ClaimCheck c;
+  c.text = cl.text;
+  const bool same_instance = cl.instance_id.empty() || cl.instance_id == sc.instance.id;
+  c.instance_id = same_instance ? sc.instance.id : cl.instance_id;
+
+  Platform pf;
+  pf.scenario = &sc;
+  pf.same_instance = same_instance;
+  pf.inst = find_instance(ctx, cl.instance_id);
+  if (!pf.inst) {
+    c.reasons.push_back("unknown instance '" + cl.instance_id + "': not checked");
+    return c;
+  }
+  pf.acc = find_accelerator(ctx, pf.inst->accelerator_id);
+  if (same_instance) pf.acc = &sc.accelerator;
+  pf.nodes = cl.nodes.value_or(sc.nodes);
+  pf.chips = pf.nodes * pf.inst->chips_per_node;
+  pf.peak = pf.acc ? peak_tflops(*pf.acc, matmul_precision(sc)) : 0;
+  pf.precision = kPrecisionNames[static_cast<int>(sc.precision)];
+  pf.chip = pf.acc ? pf.acc->id : pf.inst->accelerator_id;
+
+  // Model FLOPs of one run: the author's count, else the estimate's.
+  const Estimate* est = ctx.estimate;
+  pf.run_flops = cl.training_flops;
+  if (!pf.run_flops && est && est->model_flops_per_step > 0 && est->steps > 0)
+    pf.run_flops = est->model_flops_per_step * est->steps;
+  if (est && est->tokens_per_s > 0 && est->step_time_s > 0)
+    pf.flops_per_token = est->model_flops_per_step / (est->tokens_per_s * est->step_time_s);
+
+  for (auto check : {check_price, check_peak, check_utilization, check_wall_time, check_throughput, check_bill,
+                     check_collective})
+    check(c, cl, pf, ctx);
   if (c.reasons.empty()) c.reasons.push_back("nothing in this claim that the model checks");
   return c;
 }

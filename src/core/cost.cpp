@@ -344,116 +344,141 @@ CompileDefaults compile_defaults(const Accelerator& acc) {
           "GPU: torch.compile and NCCL set-up ~1 min, new shapes ~20 s, ~30 s warm-up at half speed"};
 }
 
-std::vector<InputProblem> validate(const CostInputs& in) {
+namespace {
+
+// Range checks that collect every problem, each naming its field.
+struct Checks {
   std::vector<InputProblem> p;
-  auto need = [&](bool ok, const std::string& field, const std::string& reason) {
+  void need(bool ok, const std::string& field, const std::string& reason) {
     if (!ok) p.push_back({field, reason});
-  };
-  auto nonneg = [&](double v, const std::string& field) {
+  }
+  void nonneg(double v, const std::string& field) {
     if (std::isnan(v)) need(false, field, "NaN is not a number");
     else need(finite_nonneg(v), field, fmt("%g", v) + " must be a finite number >= 0");
-  };
-  auto fraction = [&](double v, const std::string& field) {
+  }
+  void fraction(double v, const std::string& field) {
     need(std::isfinite(v) && v >= 0 && v <= 1, field, fmt("%g", v) + " must be in [0, 1]");
-  };
-  auto positive = [&](double v, const std::string& field) {
+  }
+  void positive(double v, const std::string& field) {
     need(std::isfinite(v) && v > 0, field, fmt("%g", v) + " must be a finite number > 0");
-  };
-  if (in.compile.first_s) nonneg(*in.compile.first_s, "overheads.compile.first_s");
-  if (in.compile.recompile_s) nonneg(*in.compile.recompile_s, "overheads.compile.recompile_s");
-  need(in.compile.shapes >= 1, "overheads.compile.shapes", std::to_string(in.compile.shapes) + " must be >= 1");
-  fraction(in.compile.cache_hit, "overheads.compile.cache_hit");
-  if (in.warmup.minutes) nonneg(*in.warmup.minutes, "overheads.warmup.minutes");
-  if (in.warmup.throughput) fraction(*in.warmup.throughput, "overheads.warmup.throughput");
-  if (in.checkpoint.interval_min) positive(*in.checkpoint.interval_min, "overheads.checkpoint.interval_min");
-  positive(in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
-  nonneg(in.checkpoint.bytes_override, "overheads.checkpoint.bytes");
-  need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept", std::to_string(in.checkpoint.kept) + " must be >= 0");
-  nonneg(in.failures.per_node_hour, "overheads.failures.per_node_hour");
-  nonneg(in.failures.restart_min, "overheads.failures.restart_min");
-  if (in.spot.interruptions_per_hour)
-    nonneg(*in.spot.interruptions_per_hour, "overheads.spot.interruptions_per_hour");
-  nonneg(in.spot.restart_min, "overheads.spot.restart_min");
-  if (in.pricing.spot_discount)
-    need(std::isfinite(*in.pricing.spot_discount) && *in.pricing.spot_discount >= 0 && *in.pricing.spot_discount < 1,
-         "pricing.spot_discount", fmt("%g", *in.pricing.spot_discount) + " must be in [0, 1)");
-  nonneg(in.queue_hours, "overheads.queue_hours");
+  }
+};
 
+// Compile, warm-up, checkpoints, failures, spot, queueing.
+void check_run_overheads(Checks& k, const CostInputs& in) {
+  if (in.compile.first_s) k.nonneg(*in.compile.first_s, "overheads.compile.first_s");
+  if (in.compile.recompile_s) k.nonneg(*in.compile.recompile_s, "overheads.compile.recompile_s");
+  k.need(in.compile.shapes >= 1, "overheads.compile.shapes", std::to_string(in.compile.shapes) + " must be >= 1");
+  k.fraction(in.compile.cache_hit, "overheads.compile.cache_hit");
+  if (in.warmup.minutes) k.nonneg(*in.warmup.minutes, "overheads.warmup.minutes");
+  if (in.warmup.throughput) k.fraction(*in.warmup.throughput, "overheads.warmup.throughput");
+  if (in.checkpoint.interval_min) k.positive(*in.checkpoint.interval_min, "overheads.checkpoint.interval_min");
+  k.positive(in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
+  k.nonneg(in.checkpoint.bytes_override, "overheads.checkpoint.bytes");
+  k.need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept", std::to_string(in.checkpoint.kept) + " must be >= 0");
+  k.nonneg(in.failures.per_node_hour, "overheads.failures.per_node_hour");
+  k.nonneg(in.failures.restart_min, "overheads.failures.restart_min");
+  if (in.spot.interruptions_per_hour)
+    k.nonneg(*in.spot.interruptions_per_hour, "overheads.spot.interruptions_per_hour");
+  k.nonneg(in.spot.restart_min, "overheads.spot.restart_min");
+  if (in.pricing.spot_discount)
+    k.need(std::isfinite(*in.pricing.spot_discount) && *in.pricing.spot_discount >= 0 && *in.pricing.spot_discount < 1,
+           "pricing.spot_discount", fmt("%g", *in.pricing.spot_discount) + " must be in [0, 1)");
+  k.nonneg(in.queue_hours, "overheads.queue_hours");
+}
+
+// The tiers of the pricing mix: known names, fractions summing to 1 or instance counts above 0.
+void check_pricing_mix(Checks& k, const CostInputs& in) {
   const auto& mix = in.pricing.mix;
-  need(!mix.empty(), "pricing.mix", "needs at least one tier");
+  k.need(!mix.empty(), "pricing.mix", "needs at least one tier");
   double fsum = 0;
   long long isum = 0;
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
     const TierShare& t = mix[i];
-    need(known_tier(t.tier), f + ".tier",
-         "'" + t.tier + "' is not a tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot, custom)");
+    k.need(known_tier(t.tier), f + ".tier",
+           "'" + t.tier + "' is not a tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot, custom)");
     if (!t.fallback.empty())
-      need(known_tier(t.fallback) && t.fallback != "custom", f + ".fallback",
-           "'" + t.fallback + "' is not a public tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot)");
+      k.need(known_tier(t.fallback) && t.fallback != "custom", f + ".fallback",
+             "'" + t.fallback + "' is not a public tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot)");
     if (in.pricing.mix_by == MixBy::fraction) {
-      fraction(t.fraction, f + ".fraction");
+      k.fraction(t.fraction, f + ".fraction");
       fsum += t.fraction;
     } else {
-      need(t.instances >= 0, f + ".instances", std::to_string(t.instances) + " must be >= 0");
+      k.need(t.instances >= 0, f + ".instances", std::to_string(t.instances) + " must be >= 0");
       isum += t.instances;
     }
-    if (t.usd_per_hour) nonneg(*t.usd_per_hour, f + ".usd_per_hour");
+    if (t.usd_per_hour) k.nonneg(*t.usd_per_hour, f + ".usd_per_hour");
     if (t.discount)
-      need(std::isfinite(*t.discount) && *t.discount >= 0 && *t.discount < 1, f + ".discount",
-           fmt("%g", *t.discount) + " must be in [0, 1)");
-    if (t.tier == "custom") need(t.usd_per_hour || t.discount, f, "custom tier needs usd_per_hour or discount");
+      k.need(std::isfinite(*t.discount) && *t.discount >= 0 && *t.discount < 1, f + ".discount",
+             fmt("%g", *t.discount) + " must be in [0, 1)");
+    if (t.tier == "custom") k.need(t.usd_per_hour || t.discount, f, "custom tier needs usd_per_hour or discount");
   }
   if (!mix.empty() && in.pricing.mix_by == MixBy::fraction && std::isfinite(fsum))
-    need(std::abs(fsum - 1) <= 1e-6, "pricing.mix", "fractions sum to " + fmt("%.6g", fsum) + ", not 1");
+    k.need(std::abs(fsum - 1) <= 1e-6, "pricing.mix", "fractions sum to " + fmt("%.6g", fsum) + ", not 1");
   if (!mix.empty() && in.pricing.mix_by == MixBy::instances)
-    need(isum > 0, "pricing.mix", "instance counts sum to 0");
+    k.need(isum > 0, "pricing.mix", "instance counts sum to 0");
+}
 
-  nonneg(in.storage.usd_per_gb_month, "overheads.storage.usd_per_gb_month");
-  nonneg(in.storage.dataset_gb, "overheads.storage.dataset_gb");
-  nonneg(in.storage.retention_months, "overheads.storage.retention_months");
-  nonneg(in.transfer.cross_region_copies, "overheads.transfer.cross_region_copies");
-  if (in.transfer.copy_gb) nonneg(*in.transfer.copy_gb, "overheads.transfer.copy_gb");
-  nonneg(in.transfer.cross_region_usd_per_gb, "overheads.transfer.cross_region_usd_per_gb");
-  nonneg(in.transfer.egress_gb, "overheads.transfer.egress_gb");
-  nonneg(in.transfer.egress_gb_per_month, "overheads.transfer.egress_gb_per_month");
-  nonneg(in.transfer.egress_usd_per_gb, "overheads.transfer.egress_usd_per_gb");
-  nonneg(in.engineering.person_weeks, "overheads.engineering.person_weeks");
-  nonneg(in.engineering.usd_per_week, "overheads.engineering.usd_per_week");
-  nonneg(in.engineering.spread_runs, "overheads.engineering.spread_runs");
+// Storage, transfer, engineering.
+void check_other_costs(Checks& k, const CostInputs& in) {
+  k.nonneg(in.storage.usd_per_gb_month, "overheads.storage.usd_per_gb_month");
+  k.nonneg(in.storage.dataset_gb, "overheads.storage.dataset_gb");
+  k.nonneg(in.storage.retention_months, "overheads.storage.retention_months");
+  k.nonneg(in.transfer.cross_region_copies, "overheads.transfer.cross_region_copies");
+  if (in.transfer.copy_gb) k.nonneg(*in.transfer.copy_gb, "overheads.transfer.copy_gb");
+  k.nonneg(in.transfer.cross_region_usd_per_gb, "overheads.transfer.cross_region_usd_per_gb");
+  k.nonneg(in.transfer.egress_gb, "overheads.transfer.egress_gb");
+  k.nonneg(in.transfer.egress_gb_per_month, "overheads.transfer.egress_gb_per_month");
+  k.nonneg(in.transfer.egress_usd_per_gb, "overheads.transfer.egress_usd_per_gb");
+  k.nonneg(in.engineering.person_weeks, "overheads.engineering.person_weeks");
+  k.nonneg(in.engineering.usd_per_week, "overheads.engineering.usd_per_week");
+  k.nonneg(in.engineering.spread_runs, "overheads.engineering.spread_runs");
+}
 
-  positive(in.campaign.runs, "campaign.runs");
+// Campaign, owned cluster, energy, deadline.
+void check_campaign_and_energy(Checks& k, const CostInputs& in) {
+  k.positive(in.campaign.runs, "campaign.runs");
   if (in.campaign.full_runs) {
-    nonneg(*in.campaign.full_runs, "campaign.full_runs");
-    need(!(*in.campaign.full_runs > in.campaign.runs), "campaign.full_runs",
-         fmt("%g", *in.campaign.full_runs) + " exceeds campaign.runs (" + fmt("%g", in.campaign.runs) + ")");
+    k.nonneg(*in.campaign.full_runs, "campaign.full_runs");
+    k.need(!(*in.campaign.full_runs > in.campaign.runs), "campaign.full_runs",
+           fmt("%g", *in.campaign.full_runs) + " exceeds campaign.runs (" + fmt("%g", in.campaign.runs) + ")");
   }
-  need(std::isfinite(in.campaign.truncated_fraction) && in.campaign.truncated_fraction > 0 &&
-           in.campaign.truncated_fraction <= 1,
-       "campaign.truncated_fraction", fmt("%g", in.campaign.truncated_fraction) + " must be in (0, 1]");
-  nonneg(in.campaign.runs_per_month, "campaign.runs_per_month");
-
+  k.need(std::isfinite(in.campaign.truncated_fraction) && in.campaign.truncated_fraction > 0 &&
+             in.campaign.truncated_fraction <= 1,
+         "campaign.truncated_fraction", fmt("%g", in.campaign.truncated_fraction) + " must be in (0, 1]");
+  k.nonneg(in.campaign.runs_per_month, "campaign.runs_per_month");
   if (in.owned.enabled) {
-    need(in.owned.nodes >= 0, "owned_cluster.nodes", std::to_string(in.owned.nodes) + " must be >= 0");
-    nonneg(in.owned.capex_usd_per_node, "owned_cluster.capex_usd_per_node");
-    positive(in.owned.depreciation_years, "owned_cluster.depreciation_years");
-    need(std::isfinite(in.owned.utilization) && in.owned.utilization > 0 && in.owned.utilization <= 1,
-         "owned_cluster.utilization", fmt("%g", in.owned.utilization) + " must be in (0, 1]");
-    if (in.owned.node_power_w) nonneg(*in.owned.node_power_w, "owned_cluster.node_power_w");
-    fraction(in.owned.idle_power_fraction, "owned_cluster.idle_power_fraction");
-    need(std::isfinite(in.owned.pue) && in.owned.pue >= 1, "owned_cluster.pue", fmt("%g", in.owned.pue) + " must be >= 1");
-    if (in.owned.usd_per_kwh) nonneg(*in.owned.usd_per_kwh, "owned_cluster.usd_per_kwh");
-    nonneg(in.owned.facility_usd_per_year, "owned_cluster.facility_usd_per_year");
-    nonneg(in.owned.staff_usd_per_year, "owned_cluster.staff_usd_per_year");
-    positive(in.owned.horizon_years, "owned_cluster.horizon_years");
+    k.need(in.owned.nodes >= 0, "owned_cluster.nodes", std::to_string(in.owned.nodes) + " must be >= 0");
+    k.nonneg(in.owned.capex_usd_per_node, "owned_cluster.capex_usd_per_node");
+    k.positive(in.owned.depreciation_years, "owned_cluster.depreciation_years");
+    k.need(std::isfinite(in.owned.utilization) && in.owned.utilization > 0 && in.owned.utilization <= 1,
+           "owned_cluster.utilization", fmt("%g", in.owned.utilization) + " must be in (0, 1]");
+    if (in.owned.node_power_w) k.nonneg(*in.owned.node_power_w, "owned_cluster.node_power_w");
+    k.fraction(in.owned.idle_power_fraction, "owned_cluster.idle_power_fraction");
+    k.need(std::isfinite(in.owned.pue) && in.owned.pue >= 1, "owned_cluster.pue", fmt("%g", in.owned.pue) + " must be >= 1");
+    if (in.owned.usd_per_kwh) k.nonneg(*in.owned.usd_per_kwh, "owned_cluster.usd_per_kwh");
+    k.nonneg(in.owned.facility_usd_per_year, "owned_cluster.facility_usd_per_year");
+    k.nonneg(in.owned.staff_usd_per_year, "owned_cluster.staff_usd_per_year");
+    k.positive(in.owned.horizon_years, "owned_cluster.horizon_years");
   }
-  nonneg(in.energy.usd_per_kwh, "energy.usd_per_kwh");
-  nonneg(in.energy.grid_kg_co2e_per_kwh, "energy.grid_kg_co2e_per_kwh");
-  need(std::isfinite(in.energy.cloud_pue) && in.energy.cloud_pue >= 1, "energy.cloud_pue",
-       fmt("%g", in.energy.cloud_pue) + " must be >= 1");
-  if (in.energy.node_power_w) nonneg(*in.energy.node_power_w, "energy.node_power_w");
-  if (in.deadline_days) positive(*in.deadline_days, "deadline_days");
-  return p;
+  k.nonneg(in.energy.usd_per_kwh, "energy.usd_per_kwh");
+  k.nonneg(in.energy.grid_kg_co2e_per_kwh, "energy.grid_kg_co2e_per_kwh");
+  k.need(std::isfinite(in.energy.cloud_pue) && in.energy.cloud_pue >= 1, "energy.cloud_pue",
+         fmt("%g", in.energy.cloud_pue) + " must be >= 1");
+  if (in.energy.node_power_w) k.nonneg(*in.energy.node_power_w, "energy.node_power_w");
+  if (in.deadline_days) k.positive(*in.deadline_days, "deadline_days");
+}
+
+}  // namespace
+
+std::vector<InputProblem> validate(const CostInputs& in) {
+  Checks k;
+  check_run_overheads(k, in);
+  check_pricing_mix(k, in);
+  check_other_costs(k, in);
+  check_campaign_and_energy(k, in);
+  return k.p;
 }
 
 JobPerf job_perf(const Scenario& sc, const Estimate& est) {
@@ -547,22 +572,11 @@ WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& 
   return w;
 }
 
-CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instance& inst,
-                         const Accelerator& acc, double preset_spot_interruptions_per_hour) {
-  for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
-  CostInputs in = in_;
-  if (!in.spot.interruptions_per_hour && preset_spot_interruptions_per_hour > 0)
-    in.spot.interruptions_per_hour = preset_spot_interruptions_per_hour;
-  if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
-  if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
-    throw CostError("step_time_s", "the estimate has no finite step time or step count");
+namespace {
 
-  CostResult r;
-  Bill& b = r.bill;
-  b.kind = "cloud";
-  b.instance_id = inst.id;
-
-  // Shares of instance-hours per mix entry.
+// Shares of instance-hours per mix entry; instance counts that do not match the job's nodes bill
+// in the same proportions, with a warning on the bill.
+std::vector<double> mix_shares(const CostInputs& in, const JobPerf& job, Bill& b) {
   const auto& mix = in.pricing.mix;
   std::vector<double> shares(mix.size(), 0);
   if (in.pricing.mix_by == MixBy::fraction) {
@@ -582,10 +596,15 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
                            split + ")");
     }
   }
+  return shares;
+}
 
-  // Rates, with fallbacks for tiers the instance has no public price for.
+// The rate of each mix entry, with fallbacks for tiers the instance has no public price for;
+// adds the share of instance-hours billed at spot to `spot_share`.
+std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const std::vector<double>& shares, Bill& b,
+                            double& spot_share) {
+  const auto& mix = in.pricing.mix;
   std::vector<Rate> rates;
-  double spot_share = 0;
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
     Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in);
@@ -611,11 +630,12 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
     rates.push_back(rt);
   }
   for (const auto& u : b.unpriced) b.warnings.push_back("cost: no price, left out of the total: " + u);
+  return rates;
+}
 
-  r.wall = wall_time(in, job, acc, spot_share, 1.0, false);
-  const CampaignTime ct = campaign_time(in, job, acc, spot_share);
-  b.instance_hours = job.nodes * ct.billed_s / 3600.0;
-
+// One line per mix entry on the bill; returns the blended $ per instance-hour over the priced share.
+double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shares, const std::vector<Rate>& rates) {
+  const auto& mix = in.pricing.mix;
   double blended = 0;  // $ per instance-hour over the priced share
   for (size_t i = 0; i < mix.size(); ++i) {
     TierLine line;
@@ -635,6 +655,79 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
     }
     b.tiers.push_back(line);
   }
+  return blended;
+}
+
+// Owned cluster: same job, no spot; its yearly cost allocated to the run's node-hours.
+Bill owned_bill(const CostInputs& in, const JobPerf& job, const Instance& inst, const Accelerator& acc,
+                CostResult& r) {
+  Bill o;
+  o.kind = "owned";
+  o.instance_id = inst.id;
+  const OwnedClusterInputs& oc = in.owned;
+  const int n_own = oc.nodes > 0 ? oc.nodes : job.nodes;
+  if (job.nodes > n_own)
+    o.warnings.push_back("owned_cluster.nodes: the job needs " + std::to_string(job.nodes) +
+                         " nodes, the owned cluster has " + std::to_string(n_own));
+  r.owned_wall = wall_time(in, job, acc, 0.0, 1.0, false);
+  const CampaignTime oct = campaign_time(in, job, acc, 0.0);
+  o.instance_hours = job.nodes * oct.billed_s / 3600.0;  // node-hours of the campaign
+  bool pknown = false;
+  const double opw = node_power_w(job, oc.node_power_w ? oc.node_power_w : in.energy.node_power_w, &pknown);
+  const double kwh_price = oc.usd_per_kwh.value_or(in.energy.usd_per_kwh);
+  // Per year: straight-line depreciation; energy of busy hours at full power and idle hours at
+  // idle_power_fraction, x PUE; facility; staff.
+  const double dep_y = n_own * oc.capex_usd_per_node / oc.depreciation_years;
+  const double energy_y = pknown ? n_own * opw / 1000.0 * oc.pue * kHoursPerYear *
+                                       (oc.utilization + (1 - oc.utilization) * oc.idle_power_fraction) *
+                                       kwh_price
+                                 : 0;
+  const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
+  const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
+  o.items_usd = {{"owned.depreciation", dep_y * share},
+                 {"owned.energy", energy_y * share},
+                 {"owned.facility", oc.facility_usd_per_year * share},
+                 {"owned.staff", oc.staff_usd_per_year * share}};
+  const double owned_compute = sum_terms(o.items_usd);
+  o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
+  o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
+  o.usd_per_node_hour = o.usd_per_year / useful_node_hours_y;
+  finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
+              "owned cost_usd");
+  derive(o, in, job, owned_compute);
+  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
+  if (!pknown) o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
+  if (oc.capex_usd_per_node <= 0)
+    o.warnings.push_back("owned_cluster.capex_usd_per_node is 0: the owned bill has no hardware cost");
+  return o;
+}
+
+}  // namespace
+
+CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instance& inst,
+                         const Accelerator& acc) {
+  for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
+  CostInputs in = in_;
+  if (!in.spot.interruptions_per_hour && inst.spot_interruptions_per_hour > 0)
+    in.spot.interruptions_per_hour = inst.spot_interruptions_per_hour;
+  if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
+  if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
+    throw CostError("step_time_s", "the estimate has no finite step time or step count");
+
+  CostResult r;
+  Bill& b = r.bill;
+  b.kind = "cloud";
+  b.instance_id = inst.id;
+
+  const std::vector<double> shares = mix_shares(in, job, b);
+  double spot_share = 0;
+  const std::vector<Rate> rates = mix_rates(in, inst, shares, b, spot_share);
+
+  r.wall = wall_time(in, job, acc, spot_share, 1.0, false);
+  const CampaignTime ct = campaign_time(in, job, acc, spot_share);
+  b.instance_hours = job.nodes * ct.billed_s / 3600.0;
+
+  const double blended = bill_tiers(b, in, shares, rates);
   double instance_usd = 0;
   for (const auto& t : b.items_usd) instance_usd += t.value;
   finish_bill(b, in, job, ct, blended, blended, "cost_usd");
@@ -644,49 +737,8 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
   const double pw = node_power_w(job, in.energy.node_power_w, &known);
   fill_energy(b, job, pw, known, in.energy.cloud_pue, in.energy, ct.billed_s);
 
-  // Owned cluster: same job, no spot; its yearly cost allocated to the run's node-hours.
-  const bool owned_here = in.owned.enabled && (in.owned.instance_id.empty() || in.owned.instance_id == inst.id);
-  if (owned_here) {
-    Bill o;
-    o.kind = "owned";
-    o.instance_id = inst.id;
-    const OwnedClusterInputs& oc = in.owned;
-    const int n_own = oc.nodes > 0 ? oc.nodes : job.nodes;
-    if (job.nodes > n_own)
-      o.warnings.push_back("owned_cluster.nodes: the job needs " + std::to_string(job.nodes) +
-                           " nodes, the owned cluster has " + std::to_string(n_own));
-    r.owned_wall = wall_time(in, job, acc, 0.0, 1.0, false);
-    const CampaignTime oct = campaign_time(in, job, acc, 0.0);
-    o.instance_hours = job.nodes * oct.billed_s / 3600.0;  // node-hours of the campaign
-    bool pknown = false;
-    const double opw = node_power_w(job, oc.node_power_w ? oc.node_power_w : in.energy.node_power_w, &pknown);
-    const double kwh_price = oc.usd_per_kwh.value_or(in.energy.usd_per_kwh);
-    // Per year: straight-line depreciation; energy of busy hours at full power and idle hours at
-    // idle_power_fraction, x PUE; facility; staff.
-    const double dep_y = n_own * oc.capex_usd_per_node / oc.depreciation_years;
-    const double energy_y = pknown ? n_own * opw / 1000.0 * oc.pue * kHoursPerYear *
-                                         (oc.utilization + (1 - oc.utilization) * oc.idle_power_fraction) *
-                                         kwh_price
-                                   : 0;
-    const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
-    const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
-    o.items_usd = {{"owned.depreciation", dep_y * share},
-                   {"owned.energy", energy_y * share},
-                   {"owned.facility", oc.facility_usd_per_year * share},
-                   {"owned.staff", oc.staff_usd_per_year * share}};
-    const double owned_compute = sum_terms(o.items_usd);
-    o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
-    o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
-    o.usd_per_node_hour = o.usd_per_year / useful_node_hours_y;
-    finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
-                "owned cost_usd");
-    derive(o, in, job, owned_compute);
-    fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
-    if (!pknown) o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
-    if (oc.capex_usd_per_node <= 0)
-      o.warnings.push_back("owned_cluster.capex_usd_per_node is 0: the owned bill has no hardware cost");
-    r.owned = o;
-  }
+  if (in.owned.enabled && (in.owned.instance_id.empty() || in.owned.instance_id == inst.id))
+    r.owned = owned_bill(in, job, inst, acc, r);
 
   if (in.deadline_days) {
     DeadlineCheck dc;

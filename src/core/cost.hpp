@@ -285,10 +285,10 @@ struct CostResult {
 WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
                    double spot_share, double run_fraction = 1.0, bool cached = false);
 
-// preset_spot_interruptions_per_hour: the instance preset's figure (tc::io::InstanceInfo), used
-// when in.spot.interruptions_per_hour is not set; 0: kDefaultSpotInterruptionsPerHour.
+// Spot interruptions: in.spot.interruptions_per_hour, else the instance's figure, else
+// kDefaultSpotInterruptionsPerHour.
 CostResult evaluate_cost(const CostInputs& in, const JobPerf& job, const Instance& inst,
-                         const Accelerator& acc, double preset_spot_interruptions_per_hour = 0);
+                         const Accelerator& acc);
 
 // Savings of `mine` against a baseline instance's result, and months to pay back the one-off
 // engineering. Evaluate the baseline with baseline_inputs(in): no migration effort there.

@@ -86,6 +86,7 @@ struct Instance {
   // recognised when a claim quotes one.
   std::vector<PriceTier> price_history;
   double spot_discount = 0;       // typical fraction off on-demand; 0 = no spot offered
+  double spot_interruptions_per_hour = 0;  // per instance; 0: none listed (the cost model's default)
   std::string source;
 };
 

@@ -18,32 +18,43 @@ std::string plan_text(const ParallelPlan& p) {
 }
 }  // namespace
 
-std::vector<CompareRow> compare_instances(const ScenarioSpec& spec, const PresetLibrary& lib,
+Marks fastest_and_cheapest(const std::vector<const Result*>& results) {
+  Marks m;
+  auto at = [&](int i) -> const CostResult& { return results[static_cast<std::size_t>(i)]->cost->result; };
+  for (int i = 0; i < static_cast<int>(results.size()); ++i) {
+    const Result* r = results[static_cast<std::size_t>(i)];
+    if (!r || !r->cost || !r->est.memory.fits) continue;
+    const CostResult& c = r->cost->result;
+    if (m.fastest < 0 || c.wall.total_s < at(m.fastest).wall.total_s) m.fastest = i;
+    if (c.bill.priced && (m.cheapest < 0 || c.bill.total_usd < at(m.cheapest).bill.total_usd)) m.cheapest = i;
+  }
+  return m;
+}
+
+Job compare_job(const Job& job, const PresetLibrary& lib, const std::string& id) {
+  return id == job.spec.instance_id ? job : job_on_instance(job, lib, id);
+}
+
+std::vector<CompareRow> compare_instances(const Job& job, const PresetLibrary& lib,
                                           const std::vector<std::string>& ids) {
   std::vector<CompareRow> rows;
   for (const auto& id : ids) {
     CompareRow r;
     r.instance_id = id;
     try {
-      r.spec = id == spec.instance_id ? spec : with_instance(spec, lib, id);
-      r.estimate = run_estimate(r.spec);
-      r.cost = cost_report(r.spec, r.estimate, lib, false, false);
+      r.job = compare_job(job, lib, id);
+      r.result = evaluate(r.job, lib, kVariantOptions);
+      cost_of(r.result);
     } catch (const InputError& e) {
       r.problem = e.what();
     }
     rows.push_back(std::move(r));
   }
-  // Fastest by wall time of a run; cheapest by the campaign bill, among priced rows that fit.
-  CompareRow* fastest = nullptr;
-  CompareRow* cheapest = nullptr;
-  for (auto& r : rows) {
-    if (!r.problem.empty() || !r.estimate.memory.fits) continue;
-    if (!fastest || r.cost.result.wall.total_s < fastest->cost.result.wall.total_s) fastest = &r;
-    const Bill& b = r.cost.result.bill;
-    if (b.priced && (!cheapest || b.total_usd < cheapest->cost.result.bill.total_usd)) cheapest = &r;
-  }
-  if (fastest) fastest->fastest = true;
-  if (cheapest) cheapest->cheapest = true;
+  std::vector<const Result*> results;
+  for (const auto& r : rows) results.push_back(r.problem.empty() ? &r.result : nullptr);
+  const Marks m = fastest_and_cheapest(results);
+  if (m.fastest >= 0) rows[static_cast<std::size_t>(m.fastest)].fastest = true;
+  if (m.cheapest >= 0) rows[static_cast<std::size_t>(m.cheapest)].cheapest = true;
   return rows;
 }
 
@@ -56,16 +67,17 @@ Table compare_table(const std::vector<CompareRow>& rows) {
       t.rows.push_back({r.instance_id, "", "", "", "", "", "", "", "", "", "", r.problem});
       continue;
     }
-    const Estimate& e = r.estimate;
-    const Bill& b = r.cost.result.bill;
+    const Estimate& e = r.result.est;
+    const CostResult& c = r.result.cost->result;
+    const Bill& b = c.bill;
     std::string note = r.fastest && r.cheapest ? "fastest, cheapest"
                        : r.fastest             ? "fastest"
                        : r.cheapest            ? "cheapest"
                                                : "";
     if (!b.priced) note += std::string(note.empty() ? "" : "; ") + "no public price for some hours";
-    t.rows.push_back({r.instance_id, std::to_string(r.spec.scenario.nodes), std::to_string(e.chips),
+    t.rows.push_back({r.instance_id, std::to_string(r.job.spec.scenario.nodes), std::to_string(e.chips),
                       plan_text(e.plan), format_duration(e.step_time_s), format_fixed(e.tokens_per_s_per_chip, 0),
-                      format_fixed(100 * e.mfu, 1), format_duration(r.cost.result.wall.total_s),
+                      format_fixed(100 * e.mfu, 1), format_duration(c.wall.total_s),
                       b.priced ? format_fixed(b.total_usd, 0) : "-",
                       b.priced && b.tokens > 0 ? format_fixed(b.usd_per_million_tokens, 3) : "-",
                       e.memory.fits ? "yes" : "no", note});
@@ -80,8 +92,7 @@ Json compare_json(const std::vector<CompareRow>& rows) {
       arr.push_back({{"instance", r.instance_id}, {"error", r.problem}});
       continue;
     }
-    Json j = estimate_json(r.spec, r.estimate);
-    add_cost_json(j, r.cost);
+    Json j = result_json(r.job, r.result);
     j["fastest"] = r.fastest;
     j["cheapest"] = r.cheapest;
     arr.push_back(j);

@@ -393,56 +393,6 @@ Json baseline_json(const BaselineComparison& c) {
   return j;
 }
 
-CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const PresetLibrary& lib,
-                       bool with_claims, bool with_baseline) {
-  CostReport r;
-  r.inputs = parse_cost_inputs(spec.document);
-  auto preset_spot_rate = [&](const std::string& id) {
-    for (const auto& i : lib.instance_infos)
-      if (i.id == id) return i.spot_interruptions_per_hour;
-    return 0.0;
-  };
-  const Scenario& sc = spec.scenario;
-  {
-    // CostError is the InputError the caller expects: nothing to translate.
-    r.result = evaluate_cost(r.inputs, job_perf(sc, est), sc.instance, sc.accelerator,
-                             preset_spot_rate(sc.instance.id));
-    const std::string& base = r.inputs.baseline_instance;
-    if (with_baseline && !base.empty() && base != sc.instance.id) {
-      // Errors of the baseline's own estimate name the field that asked for it.
-      ScenarioSpec bspec;
-      Estimate best;
-      try {
-        lib.require_instance(base, "baseline_instance");
-        bspec = with_instance(spec, lib, base);
-        best = run_estimate(bspec);
-      } catch (const InputError& e) {
-        if (e.field() == "baseline_instance") throw;
-        throw InputError("baseline_instance", base + ": " + e.what());
-      }
-      const CostInputs bin = baseline_inputs(r.inputs);
-      const CostResult bres = evaluate_cost(bin, job_perf(bspec.scenario, best), bspec.scenario.instance,
-                                            bspec.scenario.accelerator, preset_spot_rate(base));
-      r.baseline = compare_with_baseline(r.inputs, r.result.bill, bres.bill);
-      if (!bres.bill.priced)
-        r.result.warnings.push_back("baseline_instance: " + base + " has unpriced hours; no saving computed");
-    }
-  }
-  if (with_claims) {
-    const std::vector<Claim> claims = parse_claims(spec.document);
-    if (!claims.empty()) {
-      ClaimContext ctx;
-      ctx.scenario = &sc;
-      ctx.estimate = &est;
-      ctx.cost = &r.result;
-      ctx.instances = &lib.instances;
-      ctx.accelerators = &lib.accelerators;
-      r.claims = check_claims(claims, ctx);
-    }
-  }
-  return r;
-}
-
 void add_cost_json(Json& result, const CostReport& r) {
   const CostResult& c = r.result;
   const Bill& b = c.bill;

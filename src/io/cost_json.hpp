@@ -3,9 +3,8 @@
 // or rate, or tier fractions that do not sum to 1 throw InputError naming the field, e.g.
 // "pricing.mix: fractions sum to 0.9, not 1".
 //
-// For the CLI, one call does it all:
-//   tc::io::CostReport r = tc::io::cost_report(spec, estimate, library);
-//   tc::io::add_cost_json(result_json, r);   // wall_time_s, cost_usd, usd_per_million_tokens, ...
+// io/job.hpp reads them once into a Job; evaluate() fills a CostReport, and
+//   tc::io::add_cost_json(result_json, report);   // wall_time_s, cost_usd, usd_per_million_tokens, ...
 //
 // Scenario keys (all optional; defaults in src/core/cost.hpp and README):
 //   "pricing":  {"tier": "on_demand", "fallback": "capacity_block"}          one tier for all hours
@@ -45,7 +44,6 @@
 #include "core/cost.hpp"
 #include "io/json_util.hpp"
 #include "io/presets.hpp"
-#include "io/scenario.hpp"
 
 namespace tc::io {
 
@@ -60,17 +58,12 @@ Json cost_usd_json(const Bill& b);              // {"total": $ | null, "instance
 Json claims_json(const std::vector<ClaimCheck>& claims);
 Json baseline_json(const BaselineComparison& c);
 
+// The cost side of a job's evaluation (io/job.hpp).
 struct CostReport {
-  CostInputs inputs;
   CostResult result;
   std::vector<ClaimCheck> claims;
   std::optional<BaselineComparison> baseline;   // when the scenario names a baseline_instance
 };
-
-// Parses spec.document's cost sections, evaluates them for spec's instance and `est`, estimates
-// the baseline instance (if named and different) and checks the claims. Throws InputError.
-CostReport cost_report(const ScenarioSpec& spec, const Estimate& est, const PresetLibrary& lib,
-                       bool with_claims = true, bool with_baseline = true);
 
 // Adds to an estimate's result JSON: wall_time_s, cost_usd, usd_per_million_tokens, energy_kwh,
 // co2e_kg (null when unknown), bill, owned (if any), deadline, baseline, claims (if any), and

@@ -352,7 +352,7 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   if (has_key(j, "price_note")) info.price_note = get_string(j, "price_note", path, kMaxTextLength);
   if (f.want("spot_discount")) x.spot_discount = get_number(j, "spot_discount", path, 0, 0.99);
   if (f.want("spot_interruptions_per_hour")) {
-    info.spot_interruptions_per_hour = get_number(j, "spot_interruptions_per_hour", path, 0, 100);
+    x.spot_interruptions_per_hour = get_number(j, "spot_interruptions_per_hour", path, 0, 100);
   }
   if (x.name.empty()) x.name = x.id;
   if (need == Need::all && !has_tier(x, "on_demand") && info.price_note.empty()) {
@@ -383,6 +383,55 @@ ModelKind kind_of(const std::string& s) {
   if (s == "encoder") return ModelKind::encoder;
   if (s == "vit") return ModelKind::vit;
   return ModelKind::decoder;
+}
+
+// A ViT's image, patches and classes; its sequence follows from them (patches + CLS).
+void read_vit_image(const Json& j, const std::string& path, Fields& f, bool has_seq, ModelShape& m) {
+  if (f.want("image_size", true)) m.image_size = get_int(j, "image_size", path, 1, kMaxImageSize);
+  if (f.want("patch_size", true)) m.patch_size = get_int(j, "patch_size", path, 1, kMaxImageSize);
+  if (f.want("channels")) m.channels = get_int(j, "channels", path, 1, 1000);
+  if (f.want("num_classes", true)) m.num_classes = get_int(j, "num_classes", path, 0, kMaxVocab);
+  if (m.image_size % m.patch_size != 0) {
+    throw InputError(path_key(path, "patch_size"),
+                     "must divide image_size (" + std::to_string(m.image_size) + ") (got " +
+                         std::to_string(m.patch_size) + ")");
+  }
+  const long long side = m.image_size / m.patch_size;
+  const long long tokens = side * side + 1;  // patches + CLS
+  if (tokens > kMaxSeqLen) {
+    throw InputError(path_key(path, "patch_size"),
+                     "gives " + std::to_string(tokens) + " tokens; at most " +
+                         std::to_string(kMaxSeqLen) + " are allowed");
+  }
+  if (has_seq && m.seq_len != tokens) {
+    throw InputError(path_key(path, "seq_len"),
+                     "must be (image_size / patch_size)^2 + 1 = " + std::to_string(tokens) +
+                         " (got " + std::to_string(m.seq_len) + ")");
+  }
+  m.seq_len = static_cast<int>(tokens);
+}
+
+// Heads that kv_heads divides; top-k experts only with experts.
+void check_heads_and_experts(const ModelShape& m, const std::string& path) {
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
+    throw InputError(path_key(path, "kv_heads"), "must divide heads (" + std::to_string(m.heads) +
+                                                     ") (got " + std::to_string(m.kv_heads) + ")");
+  }
+  if (m.moe_experts == 0) {
+    if (m.moe_top_k != 0) {
+      throw InputError(path_key(path, "moe_top_k"), "must be 0 when moe_experts is 0 (got " +
+                                                         std::to_string(m.moe_top_k) + ")");
+    }
+    if (m.moe_shared_experts != 0) {
+      throw InputError(path_key(path, "moe_shared_experts"),
+                       "must be 0 when moe_experts is 0 (got " +
+                           std::to_string(m.moe_shared_experts) + ")");
+    }
+  } else if (m.moe_top_k < 1 || m.moe_top_k > m.moe_experts) {
+    throw InputError(path_key(path, "moe_top_k"), "must be between 1 and moe_experts (" +
+                                                       std::to_string(m.moe_experts) + ") (got " +
+                                                       std::to_string(m.moe_top_k) + ")");
+  }
 }
 
 std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need need,
@@ -438,30 +487,7 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
   if (f.want("moe_shared_experts")) {
     m.moe_shared_experts = get_int(j, "moe_shared_experts", path, 0, kMaxExperts);
   }
-  if (vit) {
-    if (f.want("image_size", true)) m.image_size = get_int(j, "image_size", path, 1, kMaxImageSize);
-    if (f.want("patch_size", true)) m.patch_size = get_int(j, "patch_size", path, 1, kMaxImageSize);
-    if (f.want("channels")) m.channels = get_int(j, "channels", path, 1, 1000);
-    if (f.want("num_classes", true)) m.num_classes = get_int(j, "num_classes", path, 0, kMaxVocab);
-    if (m.image_size % m.patch_size != 0) {
-      throw InputError(path_key(path, "patch_size"),
-                       "must divide image_size (" + std::to_string(m.image_size) + ") (got " +
-                           std::to_string(m.patch_size) + ")");
-    }
-    const long long side = m.image_size / m.patch_size;
-    const long long tokens = side * side + 1;  // patches + CLS
-    if (tokens > kMaxSeqLen) {
-      throw InputError(path_key(path, "patch_size"),
-                       "gives " + std::to_string(tokens) + " tokens; at most " +
-                           std::to_string(kMaxSeqLen) + " are allowed");
-    }
-    if (has_seq && m.seq_len != tokens) {
-      throw InputError(path_key(path, "seq_len"),
-                       "must be (image_size / patch_size)^2 + 1 = " + std::to_string(tokens) +
-                           " (got " + std::to_string(m.seq_len) + ")");
-    }
-    m.seq_len = static_cast<int>(tokens);
-  }
+  if (vit) read_vit_image(j, path, f, has_seq, m);
   if (f.want("learned_positions")) {
     m.learned_positions = get_int(j, "learned_positions", path, 0, kMaxSeqLen);
   } else if (need == Need::defining) {
@@ -478,25 +504,7 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
   info.id = m.id;
   if (m.name.empty()) m.name = m.id;
 
-  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
-    throw InputError(path_key(path, "kv_heads"), "must divide heads (" + std::to_string(m.heads) +
-                                                     ") (got " + std::to_string(m.kv_heads) + ")");
-  }
-  if (m.moe_experts == 0) {
-    if (m.moe_top_k != 0) {
-      throw InputError(path_key(path, "moe_top_k"), "must be 0 when moe_experts is 0 (got " +
-                                                         std::to_string(m.moe_top_k) + ")");
-    }
-    if (m.moe_shared_experts != 0) {
-      throw InputError(path_key(path, "moe_shared_experts"),
-                       "must be 0 when moe_experts is 0 (got " +
-                           std::to_string(m.moe_shared_experts) + ")");
-    }
-  } else if (m.moe_top_k < 1 || m.moe_top_k > m.moe_experts) {
-    throw InputError(path_key(path, "moe_top_k"), "must be between 1 and moe_experts (" +
-                                                       std::to_string(m.moe_experts) + ") (got " +
-                                                       std::to_string(m.moe_top_k) + ")");
-  }
+  check_heads_and_experts(m, path);
   if (info.published_active_params > info.published_params && info.published_params > 0) {
     throw InputError(path_key(path, "published_active_params"),
                      "must not exceed published_params (" +

@@ -34,7 +34,6 @@ struct ModelInfo {
 };
 struct InstanceInfo {
   std::string id;
-  double spot_interruptions_per_hour = 0;  // per instance; 0 where no spot is offered
   std::string price_note;                  // why a price tier is missing, if one is
 };
 struct FrameworkInfo {

@@ -1,7 +1,5 @@
 #include "io/report.hpp"
 
-#include "io/uncertainty.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,7 +15,7 @@ std::string format_fixed(double v, int digits) {
 }
 
 
-Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
+Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& u) {
   const Scenario& s = spec.scenario;
   Json j;
   if (!spec.name.empty()) j["scenario"] = spec.name;
@@ -60,7 +58,6 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e) {
   j["steps"] = e.steps;
   j["train_time_s"] = e.train_time_s;
   j["checkpoint_bytes"] = e.checkpoint_bytes;
-  const Uncertainty u = uncertainty_for(s);
   j["uncertainty"] = uncertainty_json(u, e);
   j["warnings"] = e.warnings;
   if (!u.note.empty()) j["warnings"].push_back("uncertainty: " + u.note);
@@ -94,7 +91,7 @@ std::string expert_tp_note(const ParallelPlan& p) {
   return expert_tp(p) != p.tp ? " (expert tp " + std::to_string(expert_tp(p)) + ")" : "";
 }
 
-std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
+std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& u) {
   const Scenario& s = spec.scenario;
   std::ostringstream o;
   if (!spec.name.empty()) o << spec.name << "\n";
@@ -114,7 +111,6 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e) {
     << "%, " << format_fixed(e.tflops_per_chip, 0) << " TFLOP/s per chip\n";
   o << "training        " << format_si(e.steps) << " steps, " << format_duration(e.train_time_s)
     << "\n";
-  const Uncertainty u = uncertainty_for(s);
   const BandFactors f = band_factors(u, e);
   o << "uncertainty     typically within " << format_fixed(100 * u.mean_abs_error, 0) << "% (" << u.basis
     << "); step time " << format_duration(e.step_time_s / f.faster) << " to "

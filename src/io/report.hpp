@@ -9,11 +9,12 @@
 #include "io/cost_json.hpp"
 #include "io/json_util.hpp"
 #include "io/scenario.hpp"
+#include "io/uncertainty.hpp"
 
 namespace tc::io {
 
-Json estimate_json(const ScenarioSpec& spec, const Estimate& e);
-std::string estimate_text(const ScenarioSpec& spec, const Estimate& e);
+Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& band);
+std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& band);
 // " (expert tp N)" when the expert layers split over fewer tp ranks than the dense ones, else "".
 std::string expert_tp_note(const ParallelPlan& p);
 // Wall time, the itemized bill, energy and the claim verdicts as readable text.

@@ -6,17 +6,51 @@ namespace tc::io {
 
 namespace {
 
-constexpr int kMaxDegree = 1 << 20;
+// A field of a scenario: its key in the object at its parent path, and its row of the table.
+struct Field {
+  const FieldDef& def;
+  std::string parent, key;
+};
+Field field(std::string_view path) {
+  const auto dot = path.rfind('.');
+  if (dot == std::string_view::npos) return {scenario_field(path), "", std::string(path)};
+  return {scenario_field(path), std::string(path.substr(0, dot)), std::string(path.substr(dot + 1))};
+}
 
-// A plan knob: an integer, or "auto" for the plan search.
-int knob(const Json& obj, std::string_view key, const std::string& path, int min, int max,
-         int fallback) {
-  if (!has_key(obj, key)) return fallback;
-  const Json& v = obj.at(std::string(key));
+// A plan knob: an integer in its field's range, or "auto" for the plan search; absent, the
+// field's default.
+int knob(const Json& obj, std::string_view path) {
+  const Field f = field(path);
+  if (!has_key(obj, f.key))
+    return f.def.default_value == "auto" ? kAuto : std::stoi(std::string(f.def.default_value));
+  const Json& v = obj.at(f.key);
   if (v.is_string() && v.get<std::string>() == "auto") return kAuto;
   if (v.is_string())
-    throw InputError(path_key(path, key), "must be an integer or \"auto\" (got " + describe_value(v) + ")");
-  return static_cast<int>(to_int64(v, path_key(path, key), min, max));
+    throw InputError(path_key(f.parent, f.key), "must be an integer or \"auto\" (got " + describe_value(v) + ")");
+  return static_cast<int>(to_int64(v, path_key(f.parent, f.key), static_cast<long long>(f.def.min),
+                                   static_cast<long long>(f.def.max)));
+}
+
+long long int_field_or(const Json& obj, std::string_view path, long long fallback) {
+  const Field f = field(path);
+  return get_int64_or(obj, f.key, f.parent, static_cast<long long>(f.def.min), static_cast<long long>(f.def.max),
+                      fallback);
+}
+
+double number_field(const Json& obj, std::string_view path) {
+  const Field f = field(path);
+  return get_number(obj, f.key, f.parent, f.def.min, f.def.max);
+}
+
+bool flag_field(const Json& obj, std::string_view path) {
+  const Field f = field(path);
+  return get_bool_or(obj, f.key, f.parent, f.def.default_value == "true");
+}
+
+// One of the field's values; absent, its default.
+std::string enum_field(const Json& obj, std::string_view path) {
+  const Field f = field(path);
+  return get_enum_or(obj, f.key, f.parent, f.def.values, std::string(f.def.default_value));
 }
 
 // Default global batch: about 4M tokens per step (Llama 3 and GPT-3 trained with 4M-token
@@ -63,51 +97,70 @@ void read_instance(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib
 }
 
 void read_cluster(ScenarioSpec& spec, const Json& doc) {
-  Scenario& s = spec.scenario;
-  const int per_node = s.instance.chips_per_node;
   if (has_key(doc, "nodes") && has_key(doc, "chips"))
     throw InputError("chips", "give nodes or chips, not both");
-  if (has_key(doc, "chips")) {
-    const int chips = get_int(doc, "chips", "", 1, 100000000);
-    spec.requested_chips = chips;
+  if (has_key(doc, "chips"))
+    spec.requested_chips = static_cast<int>(int_field_or(doc, "chips", 0));
+  else
+    spec.scenario.nodes = static_cast<int>(int_field_or(doc, "nodes", 1));
+}
+
+// Nodes (and chips in use) of the cluster on the spec's instance.
+void place_cluster(ScenarioSpec& spec) {
+  Scenario& s = spec.scenario;
+  const int per_node = spec.node_chips;
+  s.instance.chips_per_node = per_node;
+  s.chips = 0;
+  spec.cluster_warning.clear();
+  if (const int chips = spec.requested_chips; chips > 0) {
     if (chips < per_node) {
       // A part of one instance (e.g. 4 of a node's 8 GPUs): the scale-up domain shrinks with it.
       s.instance.chips_per_node = chips;
       s.nodes = 1;
-      spec.warnings.push_back("chips (" + std::to_string(chips) + ") use part of one " +
-                              spec.instance_id + " (" + std::to_string(per_node) +
-                              " chips); the whole instance is billed");
+      spec.cluster_warning = "chips (" + std::to_string(chips) + ") use part of one " + spec.instance_id +
+                             " (" + std::to_string(per_node) + " chips); the whole instance is billed";
     } else if (chips % per_node != 0) {
       // Whole nodes are provisioned; the job runs on the chips asked for (e.g. 256 GPUs of four
       // NVL72 racks).
       s.nodes = (chips + per_node - 1) / per_node;
       s.chips = chips;
-      spec.warnings.push_back("chips (" + std::to_string(chips) + ") fill " + std::to_string(s.nodes) +
-                              " nodes of " + std::to_string(per_node) + " only partly; whole nodes are billed");
+      spec.cluster_warning = "chips (" + std::to_string(chips) + ") fill " + std::to_string(s.nodes) +
+                             " nodes of " + std::to_string(per_node) + " only partly; whole nodes are billed";
     } else {
       s.nodes = chips / per_node;
     }
-  } else {
-    s.nodes = get_int_or(doc, "nodes", "", 1, 1000000, 1);
   }
   if (1.0 * s.nodes * s.instance.chips_per_node * s.accelerator.devices_per_chip > 1e8)
-    throw InputError(has_key(doc, "chips") ? "chips" : "nodes",
+    throw InputError(spec.requested_chips > 0 ? "chips" : "nodes",
                      "the cluster would hold more than 100 million devices");
+}
+
+// What follows the accelerator: the default framework and the master-weights warning.
+void place_hardware(ScenarioSpec& spec, const PresetLibrary& lib) {
+  Scenario& s = spec.scenario;
+  if (!spec.framework_given) {
+    const auto* f = default_framework(lib, s.accelerator);
+    s.framework = f ? *f : FrameworkProfile{};
+  }
+  spec.rounding_warning.clear();
+  if (!s.master_weights && !s.accelerator.stochastic_rounding)
+    spec.rounding_warning = "master_weights is false on " + s.accelerator.id +
+                            ", which has no hardware stochastic rounding: BF16 updates lose small "
+                            "gradients";
 }
 
 void read_plan(ScenarioSpec& spec, const Json& doc) {
   PlanRequest& r = spec.request;
   if (has_key(doc, "parallel")) {
     const Json& p = get_object(doc, "parallel", "");
-    const std::string path = "parallel";
-    check_keys(p, path, {"tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero"});
-    r.tp = knob(p, "tp", path, 1, kMaxDegree, kAuto);
-    r.pp = knob(p, "pp", path, 1, kMaxDegree, kAuto);
-    r.dp = knob(p, "dp", path, 1, 100000000, kAuto);
-    r.cp = knob(p, "cp", path, 1, kMaxDegree, 1);
-    r.ep = knob(p, "ep", path, 1, kMaxDegree, kAuto);
-    r.vpp = knob(p, "vpp", path, 1, kMaxDegree, kAuto);
-    r.zero = knob(p, "zero", path, 0, 3, kAuto);
+    check_keys(p, "parallel", {"tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero"});
+    r.tp = knob(p, "parallel.tp");
+    r.pp = knob(p, "parallel.pp");
+    r.dp = knob(p, "parallel.dp");
+    r.cp = knob(p, "parallel.cp");
+    r.ep = knob(p, "parallel.ep");
+    r.vpp = knob(p, "parallel.vpp");
+    r.zero = knob(p, "parallel.zero");
     if (has_key(p, "sequence_parallel")) {
       const Json& v = p.at("sequence_parallel");
       r.sequence_parallel = (v.is_string() && v.get<std::string>() == "auto")
@@ -115,92 +168,79 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
                                 : (to_bool(v, "parallel.sequence_parallel") ? 1 : 0);
     }
   }
-  r.micro_batch = knob(doc, "micro_batch", "", 1, 1000000, kAuto);
-  const std::string rc = get_enum_or(doc, "recompute", "", {"none", "selective", "full", "auto"}, "auto");
+  r.micro_batch = knob(doc, "micro_batch");
+  const std::string rc = enum_field(doc, "recompute");
   r.recompute = rc == "auto" ? kAuto
                              : static_cast<int>(rc == "none" ? Recompute::none
                                                              : rc == "full" ? Recompute::full
                                                                             : Recompute::selective);
   spec.scenario.global_batch =
-      get_int64_or(doc, "global_batch", "", 1, 1000000000LL, default_global_batch(spec.scenario.model));
+      int_field_or(doc, "global_batch", default_global_batch(spec.scenario.model));
 }
 
 void read_training(ScenarioSpec& spec, const Json& doc) {
   Scenario& s = spec.scenario;
   const double tokens_per = tokens_per_sample(s.model);
   if (!has_key(doc, "training")) {
-    spec.warnings.push_back("no training amount given (training.tokens or training.samples): "
+    spec.training_warnings.push_back("no training amount given (training.tokens or training.samples): "
                             "time and cost of the whole job are 0");
     return;
   }
   const Json& t = get_object(doc, "training", "");
   check_keys(t, "training", {"mode", "tokens", "samples", "epochs", "lora_rank"});
-  const std::string mode = get_enum_or(t, "mode", "training", {"pretrain", "full_finetune", "lora"}, "pretrain");
+  const std::string mode = enum_field(t, "training.mode");
   s.mode = mode == "lora" ? TrainingMode::lora
                           : mode == "full_finetune" ? TrainingMode::full_finetune : TrainingMode::pretrain;
-  s.lora_rank = get_int_or(t, "lora_rank", "training", 1, 65536, s.mode == TrainingMode::lora ? 16 : 0);
+  s.lora_rank = static_cast<int>(int_field_or(t, "training.lora_rank", s.mode == TrainingMode::lora ? 16 : 0));
   if (s.mode != TrainingMode::lora && has_key(t, "lora_rank"))
     throw InputError("training.lora_rank", "only applies to mode \"lora\"");
   if (has_key(t, "tokens") && has_key(t, "samples"))
     throw InputError("training.samples", "give tokens or samples, not both");
-  const double epochs = get_number_or(t, "epochs", "training", 0, 1e6, 1.0);
+  const double epochs = has_key(t, "epochs") ? number_field(t, "training.epochs") : 1.0;
   if (has_key(t, "epochs") && !has_key(t, "samples"))
     throw InputError("training.epochs", "needs training.samples (the dataset size)");
   if (has_key(t, "tokens")) {
-    s.train_tokens = get_number(t, "tokens", "training", 0, 1e18);
+    s.train_tokens = number_field(t, "training.tokens");
   } else if (has_key(t, "samples")) {
-    s.train_tokens = get_number(t, "samples", "training", 0, 1e15) * epochs * tokens_per;
+    s.train_tokens = number_field(t, "training.samples") * epochs * tokens_per;
   } else {
-    spec.warnings.push_back("training has no tokens or samples: time and cost of the whole job are 0");
+    spec.training_warnings.push_back("training has no tokens or samples: time and cost of the whole job are 0");
   }
 }
 
 }  // namespace
-
-const std::vector<std::string_view>& scenario_keys() {
-  static const std::vector<std::string_view> keys = {
-      "name", "description", "source", "model", "instance", "nodes", "chips", "precision",
-      "parallel", "micro_batch", "global_batch", "recompute", "training", "flash_attention",
-      "master_weights", "auto_cast", "framework", "compare_instances",
-      // read by the cost model (src/io/cost_json.cpp)
-      "pricing", "overheads", "campaign", "owned_cluster", "energy", "claims", "deadline_days",
-      "baseline_instance"};
-  return keys;
-}
 
 ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label) {
   // The document itself is named by its label ("stdin: must be an object (got an array)").
   require_object(doc, label);
   check_keys(doc, "", scenario_keys());
   ScenarioSpec spec;
-  spec.document = doc;
   spec.name = get_string_or(doc, "name", "", "", kMaxStringLength);
   spec.description = get_string_or(doc, "description", "", "", kMaxTextLength);
   spec.source = get_string_or(doc, "source", "", "", kMaxTextLength);
   read_model(spec, doc, lib);
   read_instance(spec, doc, lib);
+  spec.node_chips = spec.scenario.instance.chips_per_node;
   read_cluster(spec, doc);
+  place_cluster(spec);
   Scenario& s = spec.scenario;
-  const std::string prec = get_enum_or(doc, "precision", "", {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}, "bf16");
-  const char* names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
+  // The field's values are the Precision enumerators, in order.
+  const std::string prec = enum_field(doc, "precision");
+  const auto& precisions = scenario_field("precision").values;
   for (int i = 0; i < kPrecisionCount; ++i)
-    if (prec == names[i]) s.precision = static_cast<Precision>(i);
+    if (prec == precisions[static_cast<std::size_t>(i)]) s.precision = static_cast<Precision>(i);
   read_plan(spec, doc);
   read_training(spec, doc);
-  s.flash_attention = get_bool_or(doc, "flash_attention", "", true);
-  s.master_weights = get_bool_or(doc, "master_weights", "", true);
-  s.auto_cast = get_bool_or(doc, "auto_cast", "", true);
-  if (!s.master_weights && !s.accelerator.stochastic_rounding)
-    spec.warnings.push_back("master_weights is false on " + s.accelerator.id +
-                            ", which has no hardware stochastic rounding: BF16 updates lose small "
-                            "gradients");
+  s.flash_attention = flag_field(doc, "flash_attention");
+  s.master_weights = flag_field(doc, "master_weights");
+  s.auto_cast = flag_field(doc, "auto_cast");
   if (has_key(doc, "framework")) {
     const Json& fj = doc.at("framework");
     s.framework = fj.is_object() ? parse_inline_framework(fj, "framework", lib)
                                  : lib.require_framework(to_string_value(fj, "framework"), "framework");
-  } else if (const auto* f = default_framework(lib, s.accelerator)) {
-    s.framework = *f;
+    spec.framework_given = true;
   }
+  place_hardware(spec, lib);
   if (has_key(doc, "compare_instances")) {
     const Json& arr = get_array(doc, "compare_instances", "", 64);
     for (std::size_t i = 0; i < arr.size(); ++i) {
@@ -221,27 +261,53 @@ ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& l
 
 ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
                            const std::string& instance_id) {
-  Json doc = spec.document;
-  doc["instance"] = instance_id;
-  if (spec.requested_chips > 0) {
-    // Same chip count where the new instance's node size divides it, else whole nodes.
-    const Instance* inst = lib.instance(instance_id);
-    if (inst && spec.requested_chips % inst->chips_per_node != 0 &&
-        spec.requested_chips > inst->chips_per_node) {
-      doc.erase("chips");
-      doc["nodes"] = (spec.requested_chips + inst->chips_per_node - 1) / inst->chips_per_node;
-    }
+  ScenarioSpec v = spec;
+  Scenario& s = v.scenario;
+  s.instance = lib.require_instance(instance_id, "instance");
+  s.accelerator = lib.require_accelerator(s.instance.accelerator_id, "instance");
+  v.instance_id = instance_id;
+  v.node_chips = s.instance.chips_per_node;
+  // Same chip count where the new instance's node size divides it, else whole nodes.
+  if (v.requested_chips % v.node_chips != 0 && v.requested_chips > v.node_chips) {
+    s.nodes = (v.requested_chips + v.node_chips - 1) / v.node_chips;
+    v.requested_chips = 0;
   }
   // Data parallelism follows the chip count of the new cluster.
-  if (doc.contains("parallel") && doc["parallel"].is_object()) doc["parallel"].erase("dp");
-  return parse_scenario(doc, lib, instance_id);
+  v.request.dp = kAuto;
+  place_cluster(v);
+  place_hardware(v, lib);
+  return v;
 }
+
+ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes) {
+  ScenarioSpec v = spec;
+  v.requested_chips = 0;
+  v.scenario.nodes = nodes;
+  v.request.dp = kAuto;
+  place_cluster(v);
+  return v;
+}
+
+
+namespace {
+
+// The warnings about the inputs, in the order the estimate shows them.
+std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
+  std::vector<std::string> w;
+  if (!spec.cluster_warning.empty()) w.push_back(spec.cluster_warning);
+  w.insert(w.end(), spec.training_warnings.begin(), spec.training_warnings.end());
+  if (!spec.rounding_warning.empty()) w.push_back(spec.rounding_warning);
+  return w;
+}
+
+}  // namespace
 
 Estimate run_estimate(const ScenarioSpec& spec) {
   const SearchResult r = search_plan(spec.scenario, spec.request);
   if (!r.best) throw InputError(r.why_none.field, r.why_none.reason);
   Estimate e = *r.best;
-  e.warnings.insert(e.warnings.begin(), spec.warnings.begin(), spec.warnings.end());
+  const std::vector<std::string> w = scenario_warnings(spec);
+  e.warnings.insert(e.warnings.begin(), w.begin(), w.end());
   return e;
 }
 

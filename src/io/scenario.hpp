@@ -9,6 +9,7 @@
 #include "core/types.hpp"
 #include "io/json_util.hpp"
 #include "io/presets.hpp"
+#include "io/schema.hpp"
 
 namespace tc::io {
 
@@ -18,23 +19,27 @@ struct ScenarioSpec {
   std::string name, description, source;
   std::string model_id, instance_id;  // preset ids, or "custom"
   int requested_chips = 0;      // when the file gave "chips" rather than "nodes"
+  int node_chips = 0;           // the instance's chips per node, before part of one is taken
+  bool framework_given = false; // else the accelerator's default framework
   std::vector<std::string> compare_instances;
-  std::vector<std::string> warnings;
-  Json document;                // the whole file, for the cost sections
+  // What the estimate is told about the inputs, in this order: the cluster (a part of a node,
+  // partly filled nodes), the training amount, the rounding of BF16 master weights.
+  std::string cluster_warning;
+  std::vector<std::string> training_warnings;
+  std::string rounding_warning;
 };
-
-// Top-level keys a scenario may hold; sections other readers own (cost, claims) are listed too so
-// that a typo anywhere is reported.
-const std::vector<std::string_view>& scenario_keys();
 
 ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label);
 ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& lib,
                                  const std::string& label);
 
-// The same job on another instance: cluster size kept in chips when the file gave chips,
-// otherwise in nodes; a plan knob that the new instance cannot satisfy goes back to auto.
+// The same job on another instance: cluster size kept in chips when the file gave chips (whole
+// nodes where the new node size does not divide them), otherwise in nodes; data parallelism and
+// the default framework follow the new cluster.
 ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
                            const std::string& instance_id);
+// The same job on `nodes` whole nodes of its instance; data parallelism follows.
+ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes);
 
 // Resolves auto knobs (or checks a fixed plan) and estimates. Throws InputError naming the field
 // when the plan is invalid or no plan is possible.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/embedded.hpp"
+#include "io/schema.hpp"
 
 namespace tc::io {
 
@@ -17,51 +18,14 @@ constexpr std::size_t kMaxValueLength = 256;
 constexpr std::size_t kMaxIdLength = 64;
 constexpr std::size_t kMaxListItems = 16;
 
-enum class Kind { id, id_list, integer, integer_auto, number, number_auto, enumeration, flag,
-                  flag_auto, price_mix };
-
-struct KeyDef {
-  const char* key;
-  const char* path;        // dotted JSON path in the scenario document
-  Kind kind;
-  double min = 0, max = 0;
-  std::vector<std::string_view> values = {};  // enumeration
-  const char* excludes = nullptr;  // a path removed when this key is set (nodes vs chips)
-};
-
-const std::vector<KeyDef>& key_defs() {
-  static const std::vector<KeyDef> defs = {
-      {"m", "model", Kind::id},
-      {"i", "instance", Kind::id},
-      {"c", "compare_instances", Kind::id_list},
-      {"n", "nodes", Kind::integer, 1, 1000000, {}, "chips"},
-      {"ch", "chips", Kind::integer, 1, 100000000, {}, "nodes"},
-      {"p", "precision", Kind::enumeration, 0, 0, {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
-      {"fw", "framework", Kind::id},
-      {"mb", "micro_batch", Kind::integer_auto, 1, 1000000},
-      {"gb", "global_batch", Kind::integer, 1, 1e9},
-      {"tp", "parallel.tp", Kind::integer_auto, 1, 1 << 20},
-      {"pp", "parallel.pp", Kind::integer_auto, 1, 1 << 20},
-      {"dp", "parallel.dp", Kind::integer_auto, 1, 1e8},
-      {"cp", "parallel.cp", Kind::integer_auto, 1, 1 << 20},
-      {"ep", "parallel.ep", Kind::integer_auto, 1, 1 << 20},
-      {"vpp", "parallel.vpp", Kind::integer_auto, 1, 1 << 20},
-      {"zero", "parallel.zero", Kind::integer_auto, 0, 3},
-      {"sp", "parallel.sequence_parallel", Kind::flag_auto},
-      {"rc", "recompute", Kind::enumeration, 0, 0, {"none", "selective", "full", "auto"}},
-      {"tm", "training.mode", Kind::enumeration, 0, 0, {"pretrain", "full_finetune", "lora"}},
-      {"tt", "training.tokens", Kind::number, 0, 1e18, {}, "training.samples"},
-      {"ts", "training.samples", Kind::number, 0, 1e15, {}, "training.tokens"},
-      {"te", "training.epochs", Kind::number, 0, 1e6},
-      {"lr", "training.lora_rank", Kind::integer, 1, 65536},
-      {"fa", "flash_attention", Kind::flag},
-      {"mw", "master_weights", Kind::flag},
-      {"ac", "auto_cast", Kind::flag},
-      {"pr", "pricing.mix", Kind::price_mix},
-      {"sd", "pricing.spot_discount", Kind::number, 0, 1},
-      {"dl", "deadline_days", Kind::number, 0, 1e6},
-      {"bl", "baseline_instance", Kind::id},
-  };
+// The fields a link carries, in the order it writes them.
+const std::vector<FieldDef>& key_defs() {
+  static const std::vector<FieldDef> defs = [] {
+    std::vector<FieldDef> v;
+    for (const auto& f : scenario_fields())
+      if (!f.hash_key.empty()) v.push_back(f);
+    return v;
+  }();
   return defs;
 }
 
@@ -259,11 +223,11 @@ Json parse_price_mix(const std::string& v, const std::string& key) {
   return mix;
 }
 
-Json parse_value(const KeyDef& d, const std::string& v, const std::string& key) {
-  switch (d.kind) {
-    case Kind::id:
+Json parse_value(const FieldDef& d, const std::string& v, const std::string& key) {
+  switch (d.type) {
+    case FieldType::id:
       return check_id(v, key);
-    case Kind::id_list: {
+    case FieldType::id_list: {
       Json arr = Json::array();
       std::size_t start = 0;
       while (start <= v.size()) {
@@ -275,17 +239,17 @@ Json parse_value(const KeyDef& d, const std::string& v, const std::string& key) 
       }
       return arr;
     }
-    case Kind::integer:
+    case FieldType::integer:
       return parse_integer(v, key, d.min, d.max);
-    case Kind::integer_auto:
+    case FieldType::integer_auto:
       if (v == "auto") return "auto";
       return parse_integer(v, key, d.min, d.max);
-    case Kind::number:
+    case FieldType::number:
       return parse_number(v, key, d.min, d.max);
-    case Kind::number_auto:
+    case FieldType::number_auto:
       if (v == "auto") return "auto";
       return parse_number(v, key, d.min, d.max);
-    case Kind::enumeration:
+    case FieldType::enumeration:
       for (auto allowed : d.values)
         if (v == allowed) return v;
       {
@@ -293,17 +257,21 @@ Json parse_value(const KeyDef& d, const std::string& v, const std::string& key) 
         for (auto allowed : d.values) list += (list.empty() ? "" : ", ") + std::string(allowed);
         throw InputError(key, "must be one of " + list + " (got " + quote(v) + ")");
       }
-    case Kind::flag:
+    case FieldType::flag:
       if (v == "1") return true;
       if (v == "0") return false;
       throw InputError(key, "must be 0 or 1 (got " + quote(v) + ")");
-    case Kind::flag_auto:
+    case FieldType::flag_auto:
       if (v == "1") return true;
       if (v == "0") return false;
       if (v == "auto") return "auto";
       throw InputError(key, "must be 0, 1 or auto (got " + quote(v) + ")");
-    case Kind::price_mix:
+    case FieldType::price_mix:
       return parse_price_mix(v, key);
+    case FieldType::text:
+    case FieldType::section:
+    case FieldType::list:
+      break;  // not carried by links
   }
   return nullptr;
 }
@@ -317,31 +285,31 @@ std::vector<std::pair<std::string, std::string>> encode_fields(const Json& doc) 
     const Json* v = find_path(doc, d.path);
     if (v == nullptr) continue;
     std::string text;
-    switch (d.kind) {
-      case Kind::id:
-      case Kind::enumeration:
+    switch (d.type) {
+      case FieldType::id:
+      case FieldType::enumeration:
         if (v->is_string()) text = v->get<std::string>();
         break;
-      case Kind::id_list:
+      case FieldType::id_list:
         if (v->is_array()) {
           for (const auto& x : *v)
             if (x.is_string()) text += (text.empty() ? "" : ",") + x.get<std::string>();
         }
         break;
-      case Kind::integer:
-      case Kind::number:
-      case Kind::integer_auto:
-      case Kind::number_auto:
+      case FieldType::integer:
+      case FieldType::number:
+      case FieldType::integer_auto:
+      case FieldType::number_auto:
         if (v->is_number()) text = number_text(v->get<double>());
         else if (v->is_string() && v->get<std::string>() == "auto" &&
-                 (d.kind == Kind::integer_auto || d.kind == Kind::number_auto)) text = "auto";
+                 (d.type == FieldType::integer_auto || d.type == FieldType::number_auto)) text = "auto";
         break;
-      case Kind::flag:
-      case Kind::flag_auto:
+      case FieldType::flag:
+      case FieldType::flag_auto:
         if (v->is_boolean()) text = v->get<bool>() ? "1" : "0";
-        else if (v->is_string() && v->get<std::string>() == "auto" && d.kind == Kind::flag_auto) text = "auto";
+        else if (v->is_string() && v->get<std::string>() == "auto" && d.type == FieldType::flag_auto) text = "auto";
         break;
-      case Kind::price_mix:
+      case FieldType::price_mix:
         if (v->is_array()) {
           for (const auto& t : *v) {
             if (!t.is_object() || !t.contains("tier") || !t["tier"].is_string()) continue;
@@ -361,8 +329,12 @@ std::vector<std::pair<std::string, std::string>> encode_fields(const Json& doc) 
           }
         }
         break;
+      case FieldType::text:
+      case FieldType::section:
+      case FieldType::list:
+        break;
     }
-    if (!text.empty()) out.emplace_back(d.key, text);
+    if (!text.empty()) out.emplace_back(d.hash_key, text);
   }
   // The single-tier form {"tier": x, "fallback": y} travels as a one-entry mix.
   if (const Json* pr = find_path(doc, "pricing"); pr && pr->is_object() && pr->contains("tier") &&
@@ -433,14 +405,12 @@ Json seed_document(std::string_view seed_id) {
   return nullptr;
 }
 
-UrlState parse_url_hash(std::string_view hash, const Json& base) {
-  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
-  if (hash.size() > kMaxHashLength)
-    throw InputError("hash", "longer than " + std::to_string(kMaxHashLength) + " characters");
-  UrlState st;
+namespace {
+
+// The link's key=value pairs, percent-decoded; `versioned`: it starts with v1.
+std::vector<std::pair<std::string, std::string>> hash_pairs(std::string_view hash, bool& versioned) {
   std::vector<std::pair<std::string, std::string>> pairs;
   std::set<std::string> seen;
-  bool versioned = false;
   std::size_t start = 0;
   bool first = true;
   while (start < hash.size()) {
@@ -467,8 +437,11 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
     if (!seen.insert(key).second) throw InputError(key, "given twice");
     pairs.emplace_back(key, percent_decode(raw, key));
   }
+  return pairs;
+}
 
-  // Every key is checked before any is applied, in a fixed order (not the link's).
+// Every value checked, before any is applied; embed and the seed go to `st`.
+std::map<std::string, Json> hash_values(const std::vector<std::pair<std::string, std::string>>& pairs, UrlState& st) {
   std::map<std::string, Json> values;
   for (const auto& kv : pairs) {
     const std::string& key = kv.first;
@@ -483,7 +456,7 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
       continue;
     }
     const auto def = std::find_if(key_defs().begin(), key_defs().end(),
-                                  [&](const KeyDef& d) { return key == d.key; });
+                                  [&](const FieldDef& d) { return key == d.hash_key; });
     if (def != key_defs().end()) {
       values[key] = parse_value(*def, value, key);
       continue;
@@ -505,13 +478,14 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
       continue;
     }
     std::vector<std::string> known = {"s", "embed"};
-    for (const auto& d : key_defs()) known.emplace_back(d.key);
+    for (const auto& d : key_defs()) known.emplace_back(d.hash_key);
     throw InputError(key, unknown_id_message("key", key, known));
   }
-  if (!values.empty() || !st.seed.empty()) {
-    if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
-    st.has_scenario = true;
-  }
+  return values;
+}
+
+// The scenario of the link: the seed (or `base`) with the link's values set, in a fixed order.
+void apply_values(UrlState& st, const std::map<std::string, Json>& values, const Json& base) {
   if (!st.seed.empty()) {
     st.scenario = seed_document(st.seed);
     if (st.scenario.is_null()) throw InputError("s", "unknown seed scenario " + quote(st.seed));
@@ -520,11 +494,11 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
   }
   if (!st.scenario.is_object()) st.scenario = Json::object();
   for (const auto& d : key_defs()) {
-    const auto it = values.find(d.key);
+    const auto it = values.find(std::string(d.hash_key));
     if (it == values.end()) continue;
-    if (d.excludes) erase_path(st.scenario, d.excludes);
-    if (std::string_view(d.key) == "tt") erase_path(st.scenario, "training.epochs");
-    if (std::string_view(d.key) == "pr" && st.scenario.contains("pricing") && st.scenario["pricing"].is_object()) {
+    if (!d.excludes.empty()) erase_path(st.scenario, d.excludes);
+    if (d.hash_key == "tt") erase_path(st.scenario, "training.epochs");
+    if (d.hash_key == "pr" && st.scenario.contains("pricing") && st.scenario["pricing"].is_object()) {
       st.scenario["pricing"].erase("tier");
       st.scenario["pricing"].erase("fallback");
     }
@@ -536,6 +510,24 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
       if (key.rfind(prefix, 0) == 0) set_path(st.scenario, std::string(s.path) + "." + key.substr(prefix.size()), v);
     }
   }
+}
+
+}  // namespace
+
+UrlState parse_url_hash(std::string_view hash, const Json& base) {
+  if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+  if (hash.size() > kMaxHashLength)
+    throw InputError("hash", "longer than " + std::to_string(kMaxHashLength) + " characters");
+  UrlState st;
+  bool versioned = false;
+  const auto pairs = hash_pairs(hash, versioned);
+  // Every key is checked before any is applied, in a fixed order (not the link's).
+  const std::map<std::string, Json> values = hash_values(pairs, st);
+  if (!values.empty() || !st.seed.empty()) {
+    if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
+    st.has_scenario = true;
+  }
+  apply_values(st, values, base);
   return st;
 }
 

@@ -4,17 +4,11 @@
 // problem is an InputError naming the hash key, never a crash or a silently different scenario.
 // Semantic checks (unknown model, invalid plan) stay with parse_scenario, which reads the result.
 //
-// Keys of version 1 (a scenario file's fields, README.md#scenario):
+// Keys of version 1: each scenario field's `link` key (io/schema.hpp, docs/scenario-fields.md),
+// flags as 0|1, lists comma-separated, and
 //   s     seed scenario to start from (presets/scenarios/<s>.json); the other keys override it
-//   m i   model, instance (preset ids)          c    compare_instances, comma-separated
-//   n ch  nodes or chips                        p    precision     fw  framework
-//   mb gb micro_batch ("auto"), global_batch    rc   recompute (none|selective|full|auto)
-//   tp pp dp cp ep vpp zero                     parallel knobs, integer or "auto"
-//   sp    parallel.sequence_parallel (0|1|auto)  fa mw  flash_attention, master_weights (0|1)
-//   tm tt ts te lr  training mode, tokens, samples, epochs, lora_rank
 //   pr    pricing.mix: tier:fraction[:fb=tier][:u=usd_per_hour][:d=discount], comma-separated;
 //         tier:48i bills 48 instances at that tier (mix by instances)
-//   sd    pricing.spot_discount                 dl bl  deadline_days, baseline_instance
 //   o.<section>.<field>, o.queue_hours          overheads (a number; checkpoint.interval_min
 //                                               also "auto")
 //   k.<field>  campaign      e.<field>  energy

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "io/compare.hpp"
 #include "io/embedded.hpp"
 #include "io/report.hpp"
 #include "io/url_state.hpp"
@@ -32,13 +33,17 @@ std::uint64_t key_of(const AppState& s, const io::Json& doc) {
   return fnv1a(doc.dump(), s.lib_generation * 0x9e3779b97f4a7c15ull);
 }
 
-Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib, bool with_baseline = true) {
+// The drag preview: everything but the baseline instance's own plan search.
+constexpr io::EvaluateOptions kPreviewOptions{true, false};
+
+// Evaluates the job `make` returns; an error of either is the outcome.
+template <class MakeJob>
+Outcome outcome_of(MakeJob make, const io::PresetLibrary& lib, const io::EvaluateOptions& options) {
   const auto t0 = Clock::now();
   Outcome o;
   try {
-    o.spec = io::parse_scenario(doc, lib, "scenario");
-    o.est = io::run_estimate(o.spec);
-    o.band = io::uncertainty_for(o.spec.scenario);
+    o.job = make();
+    static_cast<io::Result&>(o) = io::evaluate(o.job, lib, options);
     o.ok = true;
   } catch (const io::InputError& e) {
     o.error = e.what();
@@ -46,27 +51,23 @@ Outcome evaluate(const io::Json& doc, const io::PresetLibrary& lib, bool with_ba
   } catch (const std::exception& e) {
     o.error = std::string("internal error: ") + e.what();
   }
-  if (o.ok) {
-    try {
-      o.cost = io::cost_report(o.spec, o.est, lib, true, with_baseline);
-    } catch (const io::InputError& e) {
-      o.cost_error = e.what();
-    } catch (const std::exception& e) {
-      o.cost_error = std::string("internal error: ") + e.what();
-    }
-  }
   o.compute_ms = ms_since(t0);
   return o;
 }
 
-const Outcome& evaluate_cached(AppState& s, const io::Json& doc) {
-  const std::uint64_t key = key_of(s, doc);
+template <class MakeJob>
+const Outcome& evaluate_cached(AppState& s, std::uint64_t key, MakeJob make,
+                               const io::EvaluateOptions& options = {}) {
   auto it = s.cache.find(key);
   if (it != s.cache.end()) return it->second;
   // The cache holds what one session explores; past that, start over rather than grow.
   if (s.cache.size() > 600) s.cache.clear();
   ++s.estimates_run;
-  return s.cache.emplace(key, evaluate(doc, s.lib)).first->second;
+  return s.cache.emplace(key, outcome_of(make, s.lib, options)).first->second;
+}
+
+const Outcome& evaluate_doc(AppState& s, const io::Json& doc) {
+  return evaluate_cached(s, key_of(s, doc), [&] { return io::parse_job(doc, s.lib, "scenario"); });
 }
 
 std::vector<std::string> compare_ids(const AppState& s, const Outcome& base) {
@@ -75,7 +76,7 @@ std::vector<std::string> compare_ids(const AppState& s, const Outcome& base) {
     for (const auto& x : *c)
       if (x.is_string() && std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())
         ids.push_back(x.get<std::string>());
-  if (ids.empty()) ids.push_back(base.spec.instance_id);
+  if (ids.empty()) ids.push_back(base.job.spec.instance_id);
   return ids;
 }
 
@@ -84,15 +85,6 @@ int scaling_limit(const AppState& s, int nodes) {
   int n = 8;
   while (n < 4 * nodes && n < 4096) n *= 2;
   return n;
-}
-
-io::Json scaled_doc(const io::Json& doc, int nodes) {
-  io::Json d = doc;
-  d.erase("chips");
-  d["nodes"] = nodes;
-  // Data parallelism follows the cluster size, as with another instance.
-  if (d.contains("parallel") && d["parallel"].is_object()) d["parallel"].erase("dp");
-  return d;
 }
 
 void rebuild_jobs(AppState& s) {
@@ -105,7 +97,7 @@ void rebuild_jobs(AppState& s) {
   }
   if (s.scaling_key != key) {
     s.scaling.clear();
-    const int nodes = base.spec.scenario.nodes;
+    const int nodes = base.job.spec.scenario.nodes;
     const int limit = scaling_limit(s, nodes);
     std::vector<int> points;
     for (int n = 1; n <= limit; n *= 2) points.push_back(n);
@@ -118,92 +110,55 @@ void rebuild_jobs(AppState& s) {
 
 // One pending comparison or scaling point; false when none is left.
 bool run_one_job(AppState& s) {
+  const io::Job& job = s.current.job;
   for (auto& row : s.comparison) {
     if (row.done) continue;
-    io::Json doc;
-    try {
-      doc = io::with_instance(s.current.spec, s.lib, row.instance_id).document;
-    } catch (const io::InputError& e) {
-      row.out = Outcome{};
-      row.out.error = e.what();
-      row.out.error_field = e.field();
-      row.done = true;
-      return true;
-    }
-    row.out = evaluate_cached(s, doc);
+    const std::uint64_t key = fnv1a("instance " + row.instance_id, s.computed_key);
+    row.out = evaluate_cached(s, key, [&] { return io::compare_job(job, s.lib, row.instance_id); }, io::kVariantOptions);
     row.done = true;
     return true;
   }
   for (auto& p : s.scaling) {
     if (p.done) continue;
-    p.out = evaluate_cached(s, scaled_doc(s.current.spec.document, p.nodes));
+    const std::uint64_t key = fnv1a("nodes " + std::to_string(p.nodes), s.computed_key);
+    p.out = evaluate_cached(s, key, [&] { return io::job_on_nodes(job, p.nodes); }, io::kVariantOptions);
     p.done = true;
     return true;
   }
   return false;
 }
 
-
-// The scenario with every plan knob it leaves to the search fixed at the last good plan, except
-// data parallelism.
-io::Json preview_doc(const io::Json& doc, const ParallelPlan& p, bool loose) {
-  io::Json d = doc;
-  auto fix = [&](const std::string& path, io::Json value) {
-    const io::Json* v = doc_get(d, path);
-    if (!v || v->is_string()) doc_set(d, path, std::move(value));
-  };
-  fix("parallel.tp", p.tp);
-  fix("parallel.pp", p.pp);
-  fix("parallel.vpp", p.vpp);
-  fix("parallel.sequence_parallel", p.sequence_parallel);
-  fix("recompute", to_string(p.recompute));
-  fix("parallel.zero", p.zero);
-  // Data parallelism follows the cluster. When the batch no longer divides by the micro-batch,
-  // a micro-batch of 1 is the second try: one plan each, never a search.
-  fix("micro_batch", loose ? 1 : p.micro_batch);
-  doc_set(d, "parallel.dp", "auto");
-  return d;
+// The scenario being dragged, read again unless only its node count changed: then the last good
+// job on the new count, without reading any JSON.
+io::Job dragged_job(const AppState& s) {
+  const io::Json* n = doc_get(s.doc, "nodes");
+  if (n && n->is_number_integer() && !s.doc.contains("chips") && s.last_good.job.spec.requested_chips == 0) {
+    io::Json a = s.doc, b = s.last_good_doc;
+    a.erase("nodes");
+    b.erase("nodes");
+    if (a == b) return io::job_on_nodes(s.last_good.job, n->get<int>());
+  }
+  return io::parse_job(s.doc, s.lib, "scenario");
 }
 
-// The common drag, the node count alone: the last good scenario with its plan kept (data
-// parallelism searched) and its cost inputs reused, without reading any JSON again. Not ok when
-// the change is anything else (not_applicable) or the kept plan does not suit the new cluster.
-enum class Fast { not_applicable, ok, failed };
-Fast nodes_only_change(const AppState& s, Outcome& out) {
-  const io::Json* n = doc_get(s.doc, "nodes");
-  if (!n || !n->is_number_integer() || s.doc.contains("chips")) return Fast::not_applicable;
-  io::Json a = s.doc, b = s.last_good.spec.document;
-  a.erase("nodes");
-  b.erase("nodes");
-  if (a != b || s.last_good.spec.requested_chips > 0) return Fast::not_applicable;
-  const auto t0 = Clock::now();
-  out = s.last_good;
-  out.spec.scenario.nodes = n->get<int>();
-  const ParallelPlan& p = s.last_good.est.plan;
-  PlanRequest& r = out.spec.request;
-  r.tp = p.tp;
-  r.pp = p.pp;
-  r.cp = p.cp;
-  r.ep = p.ep;
-  r.vpp = p.vpp;
-  r.zero = p.zero;
-  r.micro_batch = p.micro_batch;
-  r.sequence_parallel = p.sequence_parallel ? 1 : 0;
-  r.recompute = static_cast<int>(p.recompute);
-  r.dp = kAuto;
+// While a control is held: the dragged scenario with the last good plan kept. False (the last
+// result stays until the release) when the kept plan does not suit the new scenario.
+bool preview(AppState& s) {
+  io::Job job;
   try {
-    out.est = io::run_estimate(out.spec);
-    if (out.cost) {
-      const Scenario& sc = out.spec.scenario;
-      out.cost->result = evaluate_cost(out.cost->inputs, job_perf(sc, out.est), sc.instance, sc.accelerator);
-      out.cost->claims.clear();
-      out.cost->baseline.reset();
-    }
-  } catch (const std::exception&) {
-    return Fast::failed;
+    job = dragged_job(s);
+  } catch (const io::InputError&) {
+    return false;
   }
-  out.compute_ms = ms_since(t0);
-  return Fast::ok;
+  const ParallelPlan& plan = s.last_good.est.plan;
+  for (bool loose : {false, true}) {
+    Outcome o = outcome_of([&] { return io::job_with_plan(job, plan, loose); }, s.lib, kPreviewOptions);
+    if (o.ok) {
+      s.current = std::move(o);
+      return true;
+    }
+  }
+  return false;
 }
 
 io::Json load_seed_doc(const io::EmbeddedFile& f) {
@@ -327,30 +282,15 @@ void update(AppState& s, double budget_ms) {
     if (!s.hash_error.empty() && key != s.hash_error_key) s.hash_error.clear();
     s.preview = false;
     if (s.interacting && s.has_good && key != s.computed_key) {
-      Outcome fast;
-      const Fast f = nodes_only_change(s, fast);
-      if (f == Fast::ok) s.current = std::move(fast);
-      // A cluster the kept plan does not suit: the last result stays until the release.
-      s.preview = f != Fast::not_applicable;
-    }
-    if (s.interacting && s.has_good && key != s.computed_key && !s.preview) {
-      for (bool loose : {false, true}) {
-        const io::Json d = preview_doc(s.doc, s.last_good.est.plan, loose);
-        auto it = s.cache.find(key_of(s, d));
-        Outcome o = it != s.cache.end() ? it->second : evaluate(d, s.lib, false);
-        if (o.ok) {
-          s.current = std::move(o);
-          break;
-        }
-      }
-      // Without a valid preview the last result stays on screen until the control is released.
+      preview(s);
       s.preview = true;
     }
     s.computed_key = key;
     if (!s.preview) {
-      s.current = evaluate_cached(s, s.doc);
+      s.current = evaluate_doc(s, s.doc);
       if (s.current.ok) {
         s.last_good = s.current;
+        s.last_good_doc = s.doc;
         s.has_good = true;
         rebuild_jobs(s);
       }
@@ -412,7 +352,7 @@ io::Table results_table(const AppState& s) {
     if (!o.ok) return;
     const Estimate& e = o.est;
     const auto& p = e.plan;
-    std::vector<std::string> r = {o.spec.instance_id, std::to_string(o.spec.scenario.nodes),
+    std::vector<std::string> r = {o.job.spec.instance_id, std::to_string(o.job.spec.scenario.nodes),
                                   std::to_string(e.chips),
                                   std::to_string(p.tp) + "/" + std::to_string(p.pp) + "/" +
                                       std::to_string(p.dp) + ", " + std::to_string(p.micro_batch),
@@ -456,8 +396,8 @@ io::Json mirror_json(const AppState& s) {
   };
   if (o) {
     const Estimate& e = o->est;
-    const auto& sc = o->spec.scenario;
-    std::string summary = sc.model.name + " on " + std::to_string(sc.nodes) + " x " + o->spec.instance_id +
+    const auto& sc = o->job.spec.scenario;
+    std::string summary = sc.model.name + " on " + std::to_string(sc.nodes) + " x " + o->job.spec.instance_id +
                           " (" + std::to_string(e.chips) + " chips): training " + fmt_duration(e.train_time_s) +
                           ", MFU " + fmt_percent(e.mfu);
     add("step_time_s", "Step time", e.step_time_s, fmt_duration(e.step_time_s));
@@ -480,8 +420,8 @@ io::Json mirror_json(const AppState& s) {
       summary += ", wall time " + fmt_duration(r.wall.total_s) + ", bill " + fmt_usd(bill);
     }
     j["summary"] = (s.current.ok ? "" : "(last good scenario) ") + summary;
-    j["model"] = o->spec.model_id;
-    j["instance"] = o->spec.instance_id;
+    j["model"] = o->job.spec.model_id;
+    j["instance"] = o->job.spec.instance_id;
     j["nodes"] = sc.nodes;
   } else {
     j["summary"] = "No result: " + s.current.error;

@@ -13,11 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "io/uncertainty.hpp"
-#include "io/cost_json.hpp"
+#include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
-#include "io/scenario.hpp"
 
 namespace tc::ui {
 
@@ -52,16 +50,12 @@ class NullHost : public Host {
   std::string copied, saved_name, saved, location_hash, mirror;
 };
 
-// One scenario document estimated (and costed, when its cost sections are valid).
-struct Outcome {
+// One job evaluated (io/job.hpp), or the error that stopped it.
+struct Outcome : io::Result {
   bool ok = false;
   std::string error;        // the InputError message, naming the field
   std::string error_field;
-  io::ScenarioSpec spec;
-  Estimate est;
-  std::optional<io::CostReport> cost;
-  std::string cost_error;
-  io::Uncertainty band;     // how far published runs of this family strayed from the model
+  io::Job job;
   double compute_ms = 0;
 };
 
@@ -111,15 +105,16 @@ struct AppState {
   std::uint64_t computed_key = 0;
   Outcome current;                     // may hold an error
   Outcome last_good;                   // shown (dimmed) while `current` has an error
+  io::Json last_good_doc;              // the scenario last_good came from
   bool has_good = false;
   std::vector<ComparisonRow> comparison;
   std::uint64_t comparison_key = 0;
   std::vector<ScalingPoint> scaling;
   std::uint64_t scaling_key = 0;
   std::map<std::uint64_t, Outcome> cache;
-  // While a control is held (a slider dragged), the scenario is estimated with the last good
-  // plan kept (only data parallelism follows the cluster): no plan search, so every frame stays
-  // short. The full search runs when the control is released.
+  // While a control is held (a slider dragged), the scenario is evaluated with the last good
+  // plan kept (only data parallelism follows the cluster) and without the baseline's plan: no
+  // plan search, so every frame stays short. The full search runs when the control is released.
   bool interacting = false;            // set by draw_app: an item is active
   bool preview = false;                // `current` is such an estimate
 

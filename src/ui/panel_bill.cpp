@@ -10,7 +10,7 @@ namespace tc::ui {
 void panel_bill(AppState& s) {
   const Outcome* o = shown(s);
   if (!o) return;
-  if (!o->cost_error.empty()) text_colored(kColorBad, o->cost_error);
+  if (o->cost_error) text_colored(kColorBad, o->cost_error->what());
   if (!o->cost) {
     text_disabled("No bill for this scenario.");
     return;

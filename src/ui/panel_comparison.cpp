@@ -1,5 +1,6 @@
 // The same job on every ticked instance (the plan searched for each), as a sortable table and
-// bars of time and cost; the cheapest and the fastest are marked.
+// bars of time and cost; the cheapest and the fastest are marked by the rule `traincalc compare`
+// uses (io/compare.hpp).
 #include <algorithm>
 #include <cmath>
 
@@ -50,32 +51,8 @@ void instance_ticks(AppState& s) {
   }
 }
 
-}  // namespace
-
-void panel_comparison(AppState& s) {
-  instance_ticks(s);
-  ImGui::SameLine();
-  int pending = 0;
-  for (const auto& c : s.comparison) pending += c.done ? 0 : 1;
-  text_disabled(pending ? "computing " + std::to_string(pending) + " more..." : "plan searched per instance");
-
-  std::vector<Row> rows;
-  for (const auto& c : s.comparison)
-    rows.push_back({&c, c.done && c.out.ok ? wall_of(c.out) : NAN, c.done && c.out.ok ? bill_of(c.out) : NAN,
-                    c.done && c.out.ok && c.out.cost && c.out.cost->result.bill.priced
-                        ? c.out.cost->result.bill.usd_per_million_tokens
-                        : NAN,
-                    c.done && c.out.ok ? c.out.est.mfu : NAN, c.done && c.out.ok ? c.out.est.step_time_s : NAN});
-  int cheapest = -1, fastest = -1;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (std::isfinite(rows[i].bill) && (cheapest < 0 || rows[i].bill < rows[cheapest].bill)) cheapest = static_cast<int>(i);
-    if (std::isfinite(rows[i].wall) && (fastest < 0 || rows[i].wall < rows[fastest].wall)) fastest = static_cast<int>(i);
-  }
-  const Row* cheapest_row = cheapest >= 0 ? &rows[cheapest] : nullptr;
-  const Row* fastest_row = fastest >= 0 ? &rows[fastest] : nullptr;
-  const ComparisonRow* cheap_c = cheapest_row ? cheapest_row->row : nullptr;
-  const ComparisonRow* fast_c = fastest_row ? fastest_row->row : nullptr;
-
+// The sortable table; the fastest and the cheapest row in the accent colour.
+void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
   // A horizontally scrolling table is a child window: give it the height of its rows.
@@ -117,7 +94,7 @@ void panel_comparison(AppState& s) {
       const ComparisonRow& c = *r.row;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const bool is_current = shown(s) && c.instance_id == shown(s)->spec.instance_id;
+      const bool is_current = shown(s) && c.instance_id == shown(s)->job.spec.instance_id;
       text_colored(is_current ? kColorAccent : ImGui::GetColorU32(ImGuiCol_Text), c.instance_id);
       sources_tooltip(s, "instance", c.instance_id);
       if (!c.done) {
@@ -152,8 +129,10 @@ void panel_comparison(AppState& s) {
     }
     ImGui::EndTable();
   }
+}
 
-  // Bars: time and cost relative to the largest.
+// Bars: time and cost relative to the largest.
+void comparison_bars(const std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
   double max_wall = 0, max_bill = 0;
   for (const Row& r : rows) {
     if (std::isfinite(r.wall)) max_wall = std::max(max_wall, r.wall);
@@ -181,6 +160,32 @@ void panel_comparison(AppState& s) {
     }
     ImGui::EndTable();
   }
+}
+
+}  // namespace
+
+void panel_comparison(AppState& s) {
+  instance_ticks(s);
+  ImGui::SameLine();
+  int pending = 0;
+  for (const auto& c : s.comparison) pending += c.done ? 0 : 1;
+  text_disabled(pending ? "computing " + std::to_string(pending) + " more..." : "plan searched per instance");
+
+  std::vector<Row> rows;
+  for (const auto& c : s.comparison)
+    rows.push_back({&c, c.done && c.out.ok ? wall_of(c.out) : NAN, c.done && c.out.ok ? bill_of(c.out) : NAN,
+                    c.done && c.out.ok && c.out.cost && c.out.cost->result.bill.priced
+                        ? c.out.cost->result.bill.usd_per_million_tokens
+                        : NAN,
+                    c.done && c.out.ok ? c.out.est.mfu : NAN, c.done && c.out.ok ? c.out.est.step_time_s : NAN});
+  std::vector<const io::Result*> results;
+  for (const auto& c : s.comparison) results.push_back(c.done && c.out.ok ? &c.out : nullptr);
+  const io::Marks marks = io::fastest_and_cheapest(results);
+  const ComparisonRow* cheap_c = marks.cheapest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.cheapest)] : nullptr;
+  const ComparisonRow* fast_c = marks.fastest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.fastest)] : nullptr;
+
+  comparison_table(s, rows, fast_c, cheap_c);
+  comparison_bars(rows, fast_c, cheap_c);
 }
 
 }  // namespace tc::ui

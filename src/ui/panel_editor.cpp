@@ -6,6 +6,7 @@
 
 #include "core/cost.hpp"
 #include "io/report.hpp"
+#include "io/schema.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -21,11 +22,40 @@ std::string doc_string(const AppState& s, const std::string& path, const std::st
   return v && v->is_string() ? v->get<std::string>() : fallback;
 }
 
+// A field's help, with its default when it has one.
+std::string field_help(const io::FieldDef& f) {
+  return std::string(f.help) + (f.default_value.empty() ? "" : " Default: " + std::string(f.default_value) + ".");
+}
+
+template <class T>
+T clamp_to(const io::FieldDef& f, T v) {
+  return std::clamp(v, static_cast<T>(f.min), static_cast<T>(f.max));
+}
+
+// A combo of an enumeration field's values; true when one was chosen.
+bool enum_field(AppState& s, const char* label, const std::string& path) {
+  const io::FieldDef& f = io::scenario_field(path);
+  const std::string current = doc_string(s, path, std::string(f.default_value));
+  bool chosen = false;
+  if (ImGui::BeginCombo(label, current.c_str())) {
+    for (const auto v : f.values) {
+      const std::string value(v);
+      if (ImGui::Selectable(value.c_str(), current == value)) {
+        doc_set(s.doc, path, value);
+        chosen = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return chosen;
+}
+
 // A plan knob: "auto" (the plan search chooses) or a fixed integer.
-void knob(AppState& s, const char* label, const std::string& path, int min, int max, int resolved,
-          bool absent_is_auto, const char* help) {
+void knob(AppState& s, const char* label, const std::string& path, int resolved) {
+  const io::FieldDef& f = io::scenario_field(path);
+  const int min = static_cast<int>(f.min), max = static_cast<int>(f.max);
   const io::Json* v = doc_get(s.doc, path);
-  bool is_auto = v ? v->is_string() : absent_is_auto;
+  bool is_auto = v ? v->is_string() : f.default_value == "auto";
   int value = v && v->is_number() ? static_cast<int>(v->get<double>()) : resolved;
   ImGui::PushID(path.c_str());
   if (ImGui::Checkbox("auto", &is_auto)) doc_set(s.doc, path, is_auto ? io::Json("auto") : io::Json(std::max(min, resolved)));
@@ -35,7 +65,7 @@ void knob(AppState& s, const char* label, const std::string& path, int min, int 
   if (ImGui::InputInt(label, &value, 1, 8)) doc_set(s.doc, path, std::clamp(value, min, max));
   ImGui::EndDisabled();
   remember_rect(path);
-  help_marker(help);
+  help_marker(field_help(f));
   ImGui::PopID();
 }
 
@@ -92,7 +122,7 @@ void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
   ImGui::PopID();
 }
 
-const CostInputs* inputs(const Outcome& o) { return o.cost ? &o.cost->inputs : nullptr; }
+const CostInputs* inputs(const Outcome& o) { return o.cost ? &o.job.cost : nullptr; }
 double or_nan(const std::optional<double>& v) { return v ? *v : NAN; }
 
 const std::vector<OptionalField>& overhead_fields() {
@@ -100,11 +130,11 @@ const std::vector<OptionalField>& overhead_fields() {
   static const std::vector<OptionalField> f = {
       {"overheads.compile.first_s", "first compile", "s", 0, 1e7,
        [](O o) { return inputs(o) && inputs(o)->compile.first_s ? *inputs(o)->compile.first_s
-                                                                 : compile_defaults(o.spec.scenario.accelerator).first_s; },
+                                                                 : compile_defaults(o.job.spec.scenario.accelerator).first_s; },
        "Graph compilation before the first step (Neuron compiles ahead of time: minutes)."},
       {"overheads.compile.recompile_s", "each new shape", "s", 0, 1e7,
        [](O o) { return inputs(o) && inputs(o)->compile.recompile_s ? *inputs(o)->compile.recompile_s
-                                                                     : compile_defaults(o.spec.scenario.accelerator).recompile_s; },
+                                                                     : compile_defaults(o.job.spec.scenario.accelerator).recompile_s; },
        "Compile time of every further input shape (sequence-length bucket)."},
       {"overheads.compile.shapes", "input shapes", "", 1, 1e4,
        [](O o) { return inputs(o) ? inputs(o)->compile.shapes : NAN; }, "Distinct input shapes (buckets).", true},
@@ -113,11 +143,11 @@ const std::vector<OptionalField>& overhead_fields() {
        "Share of compile work that later runs find in a reused cache."},
       {"overheads.warmup.minutes", "warm-up", "min", 0, 1e5,
        [](O o) { return inputs(o) && inputs(o)->warmup.minutes ? *inputs(o)->warmup.minutes
-                                                                : compile_defaults(o.spec.scenario.accelerator).warmup_min; },
+                                                                : compile_defaults(o.job.spec.scenario.accelerator).warmup_min; },
        "Slow phase at the start of a run."},
       {"overheads.warmup.throughput", "warm-up speed", "0-1", 0, 1,
        [](O o) { return inputs(o) && inputs(o)->warmup.throughput ? *inputs(o)->warmup.throughput
-                                                                   : compile_defaults(o.spec.scenario.accelerator).warmup_throughput; },
+                                                                   : compile_defaults(o.job.spec.scenario.accelerator).warmup_throughput; },
        "Throughput during warm-up as a fraction of steady throughput."},
       {"overheads.checkpoint.interval_min", "checkpoint every", "min", 1e-3, 1e6,
        [](O o) { return o.cost ? o.cost->result.wall.checkpoint_interval_s / 60 : NAN; },
@@ -278,15 +308,8 @@ std::vector<std::pair<std::string, std::string>> instance_items(const AppState& 
   return v;
 }
 
-}  // namespace
-
-void panel_editor(AppState& s) {
-  const Outcome* o = shown(s);
-  const Estimate* e = o ? &o->est : nullptr;
-  const float label_w = ImGui::GetFontSize() * 16;
-  ImGui::PushItemWidth(label_w);
-
-  // Model and instance.
+// Model and instance pickers.
+void hardware_fields(AppState& s) {
   std::string model = doc_string(s, "model", "custom");
   if (id_picker("model", model, model_items(s), s.view.model_filter)) doc_set(s.doc, "model", model);
   remember_rect("model");
@@ -295,14 +318,17 @@ void panel_editor(AppState& s) {
   if (id_picker("instance", inst, instance_items(s), s.view.instance_filter)) doc_set(s.doc, "instance", inst);
   remember_rect("instance");
   if (const Instance* ip = s.lib.instance(inst)) sources_tooltip(s, "instance", ip->id);
+}
 
-  // Cluster size.
+// Nodes, or chips, of the cluster; switching converts the resolved size.
+void cluster_fields(AppState& s, const Outcome* o) {
+  const Estimate* e = o ? &o->est : nullptr;
   int mode = s.view.nodes_as_chips ? 1 : 0;
   if (ImGui::RadioButton("nodes", &mode, 0)) {
     s.view.nodes_as_chips = false;
     if (o) {
       doc_erase(s.doc, "chips");
-      doc_set(s.doc, "nodes", o->spec.scenario.nodes);
+      doc_set(s.doc, "nodes", o->job.spec.scenario.nodes);
     }
   }
   ImGui::SameLine();
@@ -315,10 +341,10 @@ void panel_editor(AppState& s) {
   }
   if (!s.view.nodes_as_chips) {
     const io::Json* nv = doc_get(s.doc, "nodes");
-    int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->spec.scenario.nodes : 1);
+    int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->job.spec.scenario.nodes : 1);
     if (ImGui::SliderInt("nodes##slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
       doc_erase(s.doc, "chips");
-      doc_set(s.doc, "nodes", std::clamp(nodes, 1, 1000000));
+      doc_set(s.doc, "nodes", clamp_to(io::scenario_field("nodes"), nodes));
     }
     remember_rect("nodes");
     if (o) {
@@ -330,155 +356,157 @@ void panel_editor(AppState& s) {
     int chips = cv && cv->is_number() ? static_cast<int>(cv->get<double>()) : (e ? e->chips : 1);
     if (ImGui::InputInt("chips##input", &chips, 1, 16)) {
       doc_erase(s.doc, "nodes");
-      doc_set(s.doc, "chips", std::clamp(chips, 1, 100000000));
+      doc_set(s.doc, "chips", clamp_to(io::scenario_field("chips"), chips));
     }
     remember_rect("chips");
   }
+}
 
-  // Precision.
-  const char* precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
-  std::string prec = doc_string(s, "precision", "bf16");
-  if (ImGui::BeginCombo("precision", prec.c_str())) {
-    for (const char* p : precisions)
-      if (ImGui::Selectable(p, prec == p)) doc_set(s.doc, "precision", p);
-    ImGui::EndCombo();
-  }
+void precision_and_batch_fields(AppState& s, const Outcome* o) {
+  enum_field(s, "precision", "precision");
   // The chosen precision's peak: its own source (peak_tflops.fp4) as well as the general one.
-  if (o) sources_tooltip(s, "accelerator", o->spec.scenario.accelerator.id, ("peak_tflops." + prec).c_str());
+  const std::string prec = doc_string(s, "precision", std::string(io::scenario_field("precision").default_value));
+  if (o) sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, ("peak_tflops." + prec).c_str());
 
   // Batch.
   {
     const io::Json* gv = doc_get(s.doc, "global_batch");
-    long long gb_resolved = o ? o->spec.scenario.global_batch : 1024;
+    long long gb_resolved = o ? o->job.spec.scenario.global_batch : 1024;
     int gb = gv && gv->is_number() ? static_cast<int>(gv->get<double>()) : static_cast<int>(std::min<long long>(gb_resolved, 1 << 30));
-    if (ImGui::InputInt("global batch", &gb, 1, 64)) doc_set(s.doc, "global_batch", std::clamp(gb, 1, 1000000000));
-    help_marker("Sequences per optimizer step. Default: about 4M tokens per step.");
+    const io::FieldDef& f = io::scenario_field("global_batch");
+    if (ImGui::InputInt("global batch", &gb, 1, 64)) doc_set(s.doc, "global_batch", clamp_to(f, gb));
+    help_marker(field_help(f));
   }
+}
+
+// The plan knobs, each auto or fixed, and the plan the search chose.
+void plan_fields(AppState& s, const Estimate* e) {
+  const ParallelPlan p = e ? e->plan : ParallelPlan{};
+  knob(s, "micro-batch", "micro_batch", p.micro_batch);
+  knob(s, "tensor (tp)", "parallel.tp", p.tp);
+  knob(s, "pipeline (pp)", "parallel.pp", p.pp);
+  knob(s, "data (dp)", "parallel.dp", p.dp);
+  knob(s, "context (cp)", "parallel.cp", p.cp);
+  knob(s, "expert (ep)", "parallel.ep", p.ep);
+  knob(s, "virtual stages", "parallel.vpp", p.vpp);
+  knob(s, "ZeRO stage", "parallel.zero", p.zero);
+  {
+    const io::Json* v = doc_get(s.doc, "parallel.sequence_parallel");
+    int sp = !v || v->is_string() ? 0 : (v->get<bool>() ? 2 : 1);
+    const char* sp_names[] = {"auto", "off", "on"};
+    ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
+    if (ImGui::Combo("sequence parallel", &sp, sp_names, 3))
+      doc_set(s.doc, "parallel.sequence_parallel", sp == 0 ? io::Json("auto") : io::Json(sp == 2));
+  }
+  ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
+  enum_field(s, "recompute", "recompute");
+  help_marker(field_help(io::scenario_field("recompute")));
+  if (e) {
+    ImGui::PushTextWrapPos(0.0f);
+    text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
+                  std::to_string(e->plan.dp) +
+                  (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) + io::expert_tp_note(e->plan) : std::string()) +
+                  ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
+                  std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
+                  std::to_string(e->plans_considered) + " plans)");
+    ImGui::PopTextWrapPos();
+  }
+}
+
+// Training mode and amount, framework and numerics.
+void training_fields(AppState& s, const Outcome* o, float label_w) {
+  ImGui::PushItemWidth(label_w);
+  const bool lora = doc_string(s, "training.mode") == "lora";
+  if (enum_field(s, "mode", "training.mode") && doc_string(s, "training.mode") != "lora")
+    doc_erase(s.doc, "training.lora_rank");
+  if (lora) {
+    const io::Json* lv = doc_get(s.doc, "training.lora_rank");
+    int r = lv && lv->is_number() ? static_cast<int>(lv->get<double>()) : 16;
+    if (ImGui::InputInt("LoRA rank", &r)) doc_set(s.doc, "training.lora_rank", clamp_to(io::scenario_field("training.lora_rank"), r));
+  }
+  const bool by_samples = doc_get(s.doc, "training.samples") != nullptr;
+  int amount = by_samples ? 1 : 0;
+  if (ImGui::RadioButton("tokens", &amount, 0) && by_samples) {
+    doc_erase(s.doc, "training.samples");
+    doc_erase(s.doc, "training.epochs");
+    doc_set(s.doc, "training.tokens", o ? o->job.spec.scenario.train_tokens : 1e12);
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("samples x epochs", &amount, 1) && !by_samples) {
+    doc_erase(s.doc, "training.tokens");
+    doc_set(s.doc, "training.samples", 100000);
+    doc_set(s.doc, "training.epochs", 1);
+  }
+  if (!by_samples) {
+    const io::Json* tv = doc_get(s.doc, "training.tokens");
+    double tokens = tv && tv->is_number() ? tv->get<double>() : 0;
+    if (ImGui::InputDouble("tokens", &tokens, 0, 0, "%.4g") && std::isfinite(tokens))
+      doc_set(s.doc, "training.tokens", clamp_to(io::scenario_field("training.tokens"), tokens));
+    remember_rect("tokens");
+  } else {
+    const io::Json* sv = doc_get(s.doc, "training.samples");
+    double samples = sv && sv->is_number() ? sv->get<double>() : 0;
+    if (ImGui::InputDouble("samples", &samples, 0, 0, "%.6g") && std::isfinite(samples))
+      doc_set(s.doc, "training.samples", clamp_to(io::scenario_field("training.samples"), samples));
+    const io::Json* ev = doc_get(s.doc, "training.epochs");
+    double epochs = ev && ev->is_number() ? ev->get<double>() : 1;
+    if (ImGui::InputDouble("epochs", &epochs, 0, 0, "%.4g") && std::isfinite(epochs))
+      doc_set(s.doc, "training.epochs", clamp_to(io::scenario_field("training.epochs"), epochs));
+  }
+  // Framework and numerics.
+  std::string fw = doc_string(s, "framework", "");
+  const std::string fw_preview = fw.empty() ? (o ? "default (" + o->job.spec.scenario.framework.id + ")" : "default") : fw;
+  if (ImGui::BeginCombo("framework", fw_preview.c_str())) {
+    if (ImGui::Selectable("default", fw.empty())) doc_erase(s.doc, "framework");
+    for (const auto& id : s.lib.framework_ids())
+      if (ImGui::Selectable(id.c_str(), fw == id)) doc_set(s.doc, "framework", id);
+    ImGui::EndCombo();
+  }
+  if (!fw.empty()) sources_tooltip(s, "framework", fw);
+  ImGui::PopItemWidth();
+  const io::Json* fa = doc_get(s.doc, "flash_attention");
+  bool flash = !fa || !fa->is_boolean() || fa->get<bool>();
+  if (ImGui::Checkbox("flash attention", &flash)) doc_set(s.doc, "flash_attention", flash);
+  ImGui::SameLine();
+  const io::Json* mw = doc_get(s.doc, "master_weights");
+  bool master = !mw || !mw->is_boolean() || mw->get<bool>();
+  if (ImGui::Checkbox("FP32 master weights", &master)) doc_set(s.doc, "master_weights", master);
+}
+
+// The instance whose bill the savings are measured against.
+void baseline_field(AppState& s, float label_w) {
+  std::string bl = doc_string(s, "baseline_instance", "");
+  ImGui::SetNextItemWidth(label_w);
+  auto items = instance_items(s);
+  items.insert(items.begin(), {"", "(none)"});
+  if (id_picker("savings against", bl, items, s.view.instance_filter)) {
+    if (bl.empty())
+      doc_erase(s.doc, "baseline_instance");
+    else
+      doc_set(s.doc, "baseline_instance", bl);
+  }
+}
+
+}  // namespace
+
+void panel_editor(AppState& s) {
+  const Outcome* o = shown(s);
+  const float label_w = ImGui::GetFontSize() * 16;
+  ImGui::PushItemWidth(label_w);
+  hardware_fields(s);
+  cluster_fields(s, o);
+  precision_and_batch_fields(s, o);
   ImGui::PopItemWidth();
 
-  if (ImGui::CollapsingHeader("Parallel plan", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const ParallelPlan p = e ? e->plan : ParallelPlan{};
-    knob(s, "micro-batch", "micro_batch", 1, 1000000, p.micro_batch, true, "Sequences per device per forward pass.");
-    knob(s, "tensor (tp)", "parallel.tp", 1, 1 << 20, p.tp, true, "Tensor parallel degree.");
-    knob(s, "pipeline (pp)", "parallel.pp", 1, 1 << 20, p.pp, true, "Pipeline stages.");
-    knob(s, "data (dp)", "parallel.dp", 1, 100000000, p.dp, true, "Data parallel replicas.");
-    knob(s, "context (cp)", "parallel.cp", 1, 1 << 20, p.cp, false, "Context parallel degree.");
-    knob(s, "expert (ep)", "parallel.ep", 1, 1 << 20, p.ep, false, "Expert parallel degree (MoE): divides dp x cp, or is a multiple of it that also takes tp ranks (the experts then split over tp x dp x cp / ep ranks).");
-    knob(s, "virtual stages", "parallel.vpp", 1, 1 << 20, p.vpp, true, "Interleaved pipeline chunks per stage.");
-    knob(s, "ZeRO stage", "parallel.zero", 0, 3, p.zero, true, "0-3; FSDP full shard is 3.");
-    {
-      const io::Json* v = doc_get(s.doc, "parallel.sequence_parallel");
-      int sp = !v || v->is_string() ? 0 : (v->get<bool>() ? 2 : 1);
-      const char* sp_names[] = {"auto", "off", "on"};
-      ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
-      if (ImGui::Combo("sequence parallel", &sp, sp_names, 3))
-        doc_set(s.doc, "parallel.sequence_parallel", sp == 0 ? io::Json("auto") : io::Json(sp == 2));
-    }
-    {
-      std::string rc = doc_string(s, "recompute", "auto");
-      ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
-      if (ImGui::BeginCombo("recompute", rc.c_str())) {
-        for (const char* r : {"auto", "none", "selective", "full"})
-          if (ImGui::Selectable(r, rc == r)) doc_set(s.doc, "recompute", r);
-        ImGui::EndCombo();
-      }
-      help_marker("Activation recomputation. auto: the plan search picks the fastest that fits.");
-    }
-    if (e) {
-      ImGui::PushTextWrapPos(0.0f);
-      text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
-                    std::to_string(e->plan.dp) +
-                    (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) + io::expert_tp_note(e->plan) : std::string()) +
-                    ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
-                    std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
-                    std::to_string(e->plans_considered) + " plans)");
-      ImGui::PopTextWrapPos();
-    }
-  }
-
-  if (ImGui::CollapsingHeader("Training amount", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::PushItemWidth(label_w);
-    std::string tm = doc_string(s, "training.mode", "pretrain");
-    if (ImGui::BeginCombo("mode", tm.c_str())) {
-      for (const char* m : {"pretrain", "full_finetune", "lora"})
-        if (ImGui::Selectable(m, tm == m)) {
-          doc_set(s.doc, "training.mode", m);
-          if (std::string(m) != "lora") doc_erase(s.doc, "training.lora_rank");
-        }
-      ImGui::EndCombo();
-    }
-    if (tm == "lora") {
-      const io::Json* lv = doc_get(s.doc, "training.lora_rank");
-      int r = lv && lv->is_number() ? static_cast<int>(lv->get<double>()) : 16;
-      if (ImGui::InputInt("LoRA rank", &r)) doc_set(s.doc, "training.lora_rank", std::clamp(r, 1, 65536));
-    }
-    const bool by_samples = doc_get(s.doc, "training.samples") != nullptr;
-    int amount = by_samples ? 1 : 0;
-    if (ImGui::RadioButton("tokens", &amount, 0) && by_samples) {
-      doc_erase(s.doc, "training.samples");
-      doc_erase(s.doc, "training.epochs");
-      doc_set(s.doc, "training.tokens", o ? o->spec.scenario.train_tokens : 1e12);
-    }
-    ImGui::SameLine();
-    if (ImGui::RadioButton("samples x epochs", &amount, 1) && !by_samples) {
-      doc_erase(s.doc, "training.tokens");
-      doc_set(s.doc, "training.samples", 100000);
-      doc_set(s.doc, "training.epochs", 1);
-    }
-    if (!by_samples) {
-      const io::Json* tv = doc_get(s.doc, "training.tokens");
-      double tokens = tv && tv->is_number() ? tv->get<double>() : 0;
-      if (ImGui::InputDouble("tokens", &tokens, 0, 0, "%.4g") && std::isfinite(tokens))
-        doc_set(s.doc, "training.tokens", std::clamp(tokens, 0.0, 1e18));
-      remember_rect("tokens");
-    } else {
-      const io::Json* sv = doc_get(s.doc, "training.samples");
-      double samples = sv && sv->is_number() ? sv->get<double>() : 0;
-      if (ImGui::InputDouble("samples", &samples, 0, 0, "%.6g") && std::isfinite(samples))
-        doc_set(s.doc, "training.samples", std::clamp(samples, 0.0, 1e15));
-      const io::Json* ev = doc_get(s.doc, "training.epochs");
-      double epochs = ev && ev->is_number() ? ev->get<double>() : 1;
-      if (ImGui::InputDouble("epochs", &epochs, 0, 0, "%.4g") && std::isfinite(epochs))
-        doc_set(s.doc, "training.epochs", std::clamp(epochs, 0.0, 1e6));
-    }
-    // Framework and numerics.
-    std::string fw = doc_string(s, "framework", "");
-    const std::string fw_preview = fw.empty() ? (o ? "default (" + o->spec.scenario.framework.id + ")" : "default") : fw;
-    if (ImGui::BeginCombo("framework", fw_preview.c_str())) {
-      if (ImGui::Selectable("default", fw.empty())) doc_erase(s.doc, "framework");
-      for (const auto& id : s.lib.framework_ids())
-        if (ImGui::Selectable(id.c_str(), fw == id)) doc_set(s.doc, "framework", id);
-      ImGui::EndCombo();
-    }
-    if (!fw.empty()) sources_tooltip(s, "framework", fw);
-    ImGui::PopItemWidth();
-    const io::Json* fa = doc_get(s.doc, "flash_attention");
-    bool flash = !fa || !fa->is_boolean() || fa->get<bool>();
-    if (ImGui::Checkbox("flash attention", &flash)) doc_set(s.doc, "flash_attention", flash);
-    ImGui::SameLine();
-    const io::Json* mw = doc_get(s.doc, "master_weights");
-    bool master = !mw || !mw->is_boolean() || mw->get<bool>();
-    if (ImGui::Checkbox("FP32 master weights", &master)) doc_set(s.doc, "master_weights", master);
-  }
-
+  if (ImGui::CollapsingHeader("Parallel plan", ImGuiTreeNodeFlags_DefaultOpen)) plan_fields(s, o ? &o->est : nullptr);
+  if (ImGui::CollapsingHeader("Training amount", ImGuiTreeNodeFlags_DefaultOpen)) training_fields(s, o, label_w);
   if (ImGui::CollapsingHeader("Pricing", ImGuiTreeNodeFlags_DefaultOpen)) pricing_editor(s);
-
   if (ImGui::CollapsingHeader("Overheads")) {
     for (const auto& f : overhead_fields()) optional_field(s, o, f);
   }
   if (ImGui::CollapsingHeader("Campaign and deadline")) {
     for (const auto& f : campaign_fields()) optional_field(s, o, f);
-    std::string bl = doc_string(s, "baseline_instance", "");
-    ImGui::SetNextItemWidth(label_w);
-    std::string none_filter;
-    auto items = instance_items(s);
-    items.insert(items.begin(), {"", "(none)"});
-    if (id_picker("savings against", bl, items, s.view.instance_filter)) {
-      if (bl.empty())
-        doc_erase(s.doc, "baseline_instance");
-      else
-        doc_set(s.doc, "baseline_instance", bl);
-    }
+    baseline_field(s, label_w);
   }
 }
 

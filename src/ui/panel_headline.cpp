@@ -40,7 +40,7 @@ void panel_headline(AppState& s) {
   const bool stale = !s.current.ok;
   const Estimate& e = o->est;
   std::string wall = fmt_duration(e.train_time_s), wall_sub = "training only";
-  std::string bill = "-", bill_sub = o->cost_error.empty() ? "no cost model" : "cost inputs invalid";
+  std::string bill = "-", bill_sub = !o->cost_error ? "no cost model" : "cost inputs invalid";
   std::string per_m = "-", per_m_sub = "all-in";
   if (o->cost) {
     const auto& r = o->cost->result;
@@ -85,8 +85,8 @@ void panel_headline(AppState& s) {
     if (!note.empty()) note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
     text_colored(kColorAccent, band + " " + note + ".");
   }
-  text_disabled(o->spec.model_id + " on " + std::to_string(o->spec.scenario.nodes) + " x " + o->spec.instance_id + " = " +
-                std::to_string(e.chips) + " " + o->spec.scenario.accelerator.name + ", " + fmt_si(e.tokens_per_s) +
+  text_disabled(o->job.spec.model_id + " on " + std::to_string(o->job.spec.scenario.nodes) + " x " + o->job.spec.instance_id + " = " +
+                std::to_string(e.chips) + " " + o->job.spec.scenario.accelerator.name + ", " + fmt_si(e.tokens_per_s) +
                 " tokens/s, step " + fmt_duration(e.step_time_s));
   for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + w2);
   if (o->cost)

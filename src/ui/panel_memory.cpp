@@ -14,7 +14,7 @@ void panel_memory(AppState& s) {
   const ImU32 total_color = m.fits ? kColorGood : kColorBad;
   bar(static_cast<float>(m.total_gib / scale), total_color,
       fmt_gib(m.total_gib) + " of " + fmt_gib(m.capacity_gib) + (m.fits ? " (fits)" : " (does NOT fit)"));
-  sources_tooltip(s, "accelerator", o->spec.scenario.accelerator.id, "hbm_gib");
+  sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, "hbm_gib");
   const std::pair<const char*, double> parts[] = {{"weights", m.weights_gib},         {"gradients", m.gradients_gib},
                                                   {"optimizer", m.optimizer_gib},     {"activations", m.activations_gib},
                                                   {"other", m.other_gib}};

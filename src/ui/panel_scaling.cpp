@@ -97,7 +97,7 @@ void panel_scaling(AppState& s) {
     if (std::isfinite(p.bill)) dl->AddCircleFilled(ImVec2(X(p.nodes), Y(p.bill, max_bill)), fs * 0.25f, cost_color);
     if (!p.fits) dl->AddCircle(ImVec2(X(p.nodes), Y(p.wall, max_wall)), fs * 0.45f, kColorBad);
   }
-  const int cur_nodes = cur->spec.scenario.nodes;
+  const int cur_nodes = cur->job.spec.scenario.nodes;
   dl->AddLine(ImVec2(X(cur_nodes), p0.y), ImVec2(X(cur_nodes), p1.y), kColorAccent, 1.5f);
   label(dl, ImVec2(X(cur_nodes) + fs * 0.2f, p0.y), kColorAccent, "current: " + std::to_string(cur_nodes));
   ImGui::Dummy(ImVec2(w, h));

@@ -39,7 +39,7 @@ void notes_table(const AppState& s, const char* kind, const std::string& id) {
 void panel_sources(AppState& s) {
   const Outcome* o = shown(s);
   if (!o) return;
-  const Scenario& sc = o->spec.scenario;
+  const Scenario& sc = o->job.spec.scenario;
   notes_table(s, "model", sc.model.id);
   notes_table(s, "instance", sc.instance.id);
   notes_table(s, "accelerator", sc.accelerator.id);

@@ -1,0 +1,135 @@
+#include "io/job.hpp"
+
+#include "io/report.hpp"
+
+namespace tc::io {
+
+namespace {
+
+CostResult cost_on(const CostInputs& in, const ScenarioSpec& spec, const Estimate& est) {
+  const Scenario& sc = spec.scenario;
+  // CostError is the InputError the caller expects: nothing to translate.
+  return evaluate_cost(in, job_perf(sc, est), sc.instance, sc.accelerator);
+}
+
+// The baseline instance's own plan and bill, against the job's bill.
+void add_baseline(CostReport& r, const Job& job, const PresetLibrary& lib) {
+  const std::string& base = job.cost.baseline_instance;
+  if (base.empty() || base == job.spec.scenario.instance.id) return;
+  // Errors of the baseline's own estimate name the field that asked for it.
+  ScenarioSpec bspec;
+  Estimate best;
+  try {
+    lib.require_instance(base, "baseline_instance");
+    bspec = with_instance(job.spec, lib, base);
+    best = run_estimate(bspec);
+  } catch (const InputError& e) {
+    if (e.field() == "baseline_instance") throw;
+    throw InputError("baseline_instance", base + ": " + e.what());
+  }
+  const CostResult bres = cost_on(baseline_inputs(job.cost), bspec, best);
+  r.baseline = compare_with_baseline(job.cost, r.result.bill, bres.bill);
+  if (!bres.bill.priced)
+    r.result.warnings.push_back("baseline_instance: " + base + " has unpriced hours; no saving computed");
+}
+
+CostReport cost_report(const Job& job, const Estimate& est, const PresetLibrary& lib,
+                       const EvaluateOptions& options) {
+  if (job.cost_error) throw *job.cost_error;
+  CostReport r;
+  r.result = cost_on(job.cost, job.spec, est);
+  if (options.baseline) add_baseline(r, job, lib);
+  if (options.claims) {
+    if (job.claims_error) throw *job.claims_error;
+    if (!job.claims.empty()) {
+      ClaimContext ctx;
+      ctx.scenario = &job.spec.scenario;
+      ctx.estimate = &est;
+      ctx.cost = &r.result;
+      ctx.instances = &lib.instances;
+      ctx.accelerators = &lib.accelerators;
+      r.claims = check_claims(job.claims, ctx);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+Job parse_job(const Json& doc, const PresetLibrary& lib, const std::string& label) {
+  Job job;
+  job.spec = parse_scenario(doc, lib, label);
+  try {
+    job.cost = parse_cost_inputs(doc);
+  } catch (const InputError& e) {
+    job.cost_error = e;
+  }
+  try {
+    job.claims = parse_claims(doc);
+  } catch (const InputError& e) {
+    job.claims_error = e;
+  }
+  return job;
+}
+
+Job parse_job_text(const std::string& text, const PresetLibrary& lib, const std::string& label) {
+  return parse_job(parse_json(text, label), lib, label);
+}
+
+Job job_on_instance(const Job& job, const PresetLibrary& lib, const std::string& instance_id) {
+  Job v = job;
+  v.spec = with_instance(job.spec, lib, instance_id);
+  return v;
+}
+
+Job job_on_nodes(const Job& job, int nodes) {
+  Job v = job;
+  v.spec = with_nodes(job.spec, nodes);
+  return v;
+}
+
+Job job_with_plan(const Job& job, const ParallelPlan& p, bool loose) {
+  Job v = job;
+  PlanRequest& r = v.spec.request;
+  auto fix = [](int& knob, int value) {
+    if (knob == kAuto) knob = value;
+  };
+  fix(r.tp, p.tp);
+  fix(r.pp, p.pp);
+  fix(r.vpp, p.vpp);
+  fix(r.sequence_parallel, p.sequence_parallel ? 1 : 0);
+  fix(r.recompute, static_cast<int>(p.recompute));
+  fix(r.zero, p.zero);
+  fix(r.micro_batch, loose ? 1 : p.micro_batch);
+  r.dp = kAuto;
+  return v;
+}
+
+Result evaluate(const Job& job, const PresetLibrary& lib, const EvaluateOptions& options) {
+  Result r;
+  r.est = run_estimate(job.spec);
+  r.band = uncertainty_for(job.spec.scenario);
+  try {
+    r.cost = cost_report(job, r.est, lib, options);
+  } catch (const InputError& e) {
+    r.cost_error = e;
+  }
+  return r;
+}
+
+const CostReport& cost_of(const Result& r) {
+  if (r.cost_error) throw *r.cost_error;
+  return *r.cost;
+}
+
+Json result_json(const Job& job, const Result& r) {
+  Json j = estimate_json(job.spec, r.est, r.band);
+  add_cost_json(j, cost_of(r));
+  return j;
+}
+
+std::string result_text(const Job& job, const Result& r) {
+  return estimate_text(job.spec, r.est, r.band) + cost_text(cost_of(r));
+}
+
+}  // namespace tc::io

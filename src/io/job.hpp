@@ -1,0 +1,64 @@
+// A job: a scenario read once into typed inputs (the scenario, its cost sections and claims, every
+// default resolved), and the one evaluation of it (plan search, estimate, uncertainty band, cost,
+// claims, baseline) that the CLI, the page, the desktop app and the fuzzers call. Variants of a
+// job (another instance, another node count, a pinned plan) are edits of the struct.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/claims.hpp"
+#include "core/cost.hpp"
+#include "io/cost_json.hpp"
+#include "io/presets.hpp"
+#include "io/scenario.hpp"
+#include "io/uncertainty.hpp"
+
+namespace tc::io {
+
+struct Job {
+  ScenarioSpec spec;
+  CostInputs cost;                       // the cost sections, defaults filled
+  std::vector<Claim> claims;
+  // A cost section or a claim that does not read. The estimate stands without them; evaluate()
+  // reports them where the cost model would have read them.
+  std::optional<InputError> cost_error, claims_error;
+};
+
+// Throws InputError naming the field when the scenario itself does not read.
+Job parse_job(const Json& doc, const PresetLibrary& lib, const std::string& label);
+Job parse_job_text(const std::string& text, const PresetLibrary& lib, const std::string& label);
+
+// The same job on another instance or node count (see with_instance, with_nodes).
+Job job_on_instance(const Job& job, const PresetLibrary& lib, const std::string& instance_id);
+Job job_on_nodes(const Job& job, int nodes);
+// The plan knobs the job leaves to the search fixed at `plan`, except data parallelism, which
+// follows the cluster; `loose`: a micro-batch of 1, for a batch that no longer divides.
+Job job_with_plan(const Job& job, const ParallelPlan& plan, bool loose);
+
+struct EvaluateOptions {
+  bool claims = true;
+  bool baseline = true;   // the baseline instance needs a plan search of its own
+};
+// A comparison row or scaling point: its own bill, neither claims nor baseline.
+constexpr EvaluateOptions kVariantOptions{false, false};
+
+struct Result {
+  Estimate est;
+  Uncertainty band;                      // how far published runs of this family strayed
+  std::optional<CostReport> cost;        // absent when cost_error is set
+  std::optional<InputError> cost_error;  // the cost sections, claims or baseline do not work out
+};
+
+// Throws InputError when the job has no valid plan; problems of the cost side land in cost_error.
+Result evaluate(const Job& job, const PresetLibrary& lib, const EvaluateOptions& options = {});
+// The cost report, or the problem that left it out. Throws InputError.
+const CostReport& cost_of(const Result& r);
+
+// The CLI's JSON result: the estimate, its band and the cost (io/report.hpp, io/cost_json.hpp).
+Json result_json(const Job& job, const Result& r);
+// Estimate and cost as readable text.
+std::string result_text(const Job& job, const Result& r);
+
+}  // namespace tc::io

@@ -1,0 +1,125 @@
+#include "io/schema.hpp"
+
+#include <stdexcept>
+
+namespace tc::io {
+
+const char* to_string(FieldType t) {
+  switch (t) {
+    case FieldType::id: return "id";
+    case FieldType::id_list: return "list of ids";
+    case FieldType::integer: return "integer";
+    case FieldType::integer_auto: return "integer or \"auto\"";
+    case FieldType::number: return "number";
+    case FieldType::number_auto: return "number or \"auto\"";
+    case FieldType::enumeration: return "one of";
+    case FieldType::flag: return "true or false";
+    case FieldType::flag_auto: return "true, false or \"auto\"";
+    case FieldType::price_mix: return "pricing tiers";
+    case FieldType::text: return "text";
+    case FieldType::section: return "object";
+    case FieldType::list: return "list of objects";
+  }
+  return "";
+}
+
+namespace {
+
+constexpr double kMaxDegree = 1 << 20;
+using T = FieldType;
+
+}  // namespace
+
+const std::vector<FieldDef>& scenario_fields() {
+  static const std::vector<FieldDef> fields = {
+      {"name", "", T::text, "", 0, 0, "", "Shown as the scenario's title.", ""},
+      {"description", "", T::text, "", 0, 0, "", "What the scenario is about.", ""},
+      {"source", "", T::text, "", 0, 0, "", "Where its figures come from.", ""},
+      {"model", "m", T::id, "", 0, 0, "", "A preset model (traincalc list models), or an inline shape.", ""},
+      {"instance", "i", T::id, "", 0, 0, "", "A preset instance (traincalc list instances), or an inline one.", ""},
+      {"compare_instances", "c", T::id_list, "", 0, 0, "the instance",
+       "Instances `traincalc compare` and the comparison panel run the same job on.", ""},
+      {"nodes", "n", T::integer, "nodes", 1, 1000000, "1", "Instances (scale-up domains) of the cluster.", "",
+       {}, "chips"},
+      {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
+       "", {}, "nodes"},
+      {"precision", "p", T::enumeration, "", 0, 0, "bf16", "Number format of the matrix multiplications.", "",
+       {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
+      {"framework", "fw", T::id, "", 0, 0, "neuronx-distributed on Trainium, else megatron",
+       "Framework profile: overlap of communication, gradient precision (traincalc list frameworks).", ""},
+      {"micro_batch", "mb", T::integer_auto, "sequences", 1, 1000000, "auto",
+       "Sequences per device per forward pass.", ""},
+      {"global_batch", "gb", T::integer, "sequences", 1, 1e9, "about 4M tokens per step; 1024 images for ViT",
+       "Sequences per optimizer step.", "Llama 3 and GPT-3 trained with 4M-token batches (Touvron et al. 2023, "
+       "Brown et al. 2020)"},
+      {"parallel", "", T::section, "", 0, 0, "", "The parallel plan; each knob fixed or left to the plan search.", ""},
+      {"parallel.tp", "tp", T::integer_auto, "ranks", 1, kMaxDegree, "auto", "Tensor parallel degree.", ""},
+      {"parallel.pp", "pp", T::integer_auto, "stages", 1, kMaxDegree, "auto", "Pipeline stages.", ""},
+      {"parallel.dp", "dp", T::integer_auto, "replicas", 1, 1e8, "auto", "Data parallel replicas.", ""},
+      {"parallel.cp", "cp", T::integer_auto, "ranks", 1, kMaxDegree, "1", "Context parallel degree.", ""},
+      {"parallel.ep", "ep", T::integer_auto, "ranks", 1, kMaxDegree, "auto",
+       "Expert parallel degree (MoE): divides dp x cp, or is a multiple of it that also takes tp ranks (the "
+       "experts then split over tp x dp x cp / ep ranks).", ""},
+      {"parallel.vpp", "vpp", T::integer_auto, "chunks", 1, kMaxDegree, "auto",
+       "Interleaved pipeline chunks per stage.", ""},
+      {"parallel.zero", "zero", T::integer_auto, "", 0, 3, "auto", "ZeRO stage, 0-3; FSDP full shard is 3.", ""},
+      {"parallel.sequence_parallel", "sp", T::flag_auto, "", 0, 0, "auto",
+       "Sequence parallelism over the tensor parallel ranks.", ""},
+      {"recompute", "rc", T::enumeration, "", 0, 0, "auto",
+       "Activation recomputation. auto: the plan search picks the fastest that fits.", "",
+       {"none", "selective", "full", "auto"}},
+      {"training", "", T::section, "", 0, 0, "", "How much to train: tokens, or samples and epochs.", ""},
+      {"training.mode", "tm", T::enumeration, "", 0, 0, "pretrain", "Pretraining, full fine-tuning or LoRA.", "",
+       {"pretrain", "full_finetune", "lora"}},
+      {"training.tokens", "tt", T::number, "tokens", 0, 1e18, "", "Tokens to train on.", "", {}, "training.samples"},
+      {"training.samples", "ts", T::number, "samples", 0, 1e15, "", "Dataset size, with training.epochs.", "", {},
+       "training.tokens"},
+      {"training.epochs", "te", T::number, "epochs", 0, 1e6, "1", "Passes over training.samples.", ""},
+      {"training.lora_rank", "lr", T::integer, "", 1, 65536, "16 with mode lora", "Rank of the LoRA adapters.", ""},
+      {"flash_attention", "fa", T::flag, "", 0, 0, "true", "Fused attention kernels (FlashAttention).",
+       "Dao et al. 2022"},
+      {"master_weights", "mw", T::flag, "", 0, 0, "true",
+       "FP32 master weights; without them BF16 updates lose small gradients unless the chip rounds "
+       "stochastically.", ""},
+      {"auto_cast", "ac", T::flag, "", 0, 0, "true",
+       "Let a compiler that runs FP32 matmuls in BF16 do so (Neuron's default); false keeps them FP32.",
+       "neuronx-cc --auto-cast matmult (AWS Neuron docs)"},
+      {"pricing", "", T::section, "", 0, 0, "on_demand", "One tier for all hours (tier, fallback) or a mix.",
+       "src/io/cost_json.hpp"},
+      {"pricing.mix", "pr", T::price_mix, "", 0, 0, "", "Shares of instance-hours per tier, or instances per tier.",
+       "src/io/cost_json.hpp"},
+      {"pricing.spot_discount", "sd", T::number, "fraction", 0, 1, "the instance preset's",
+       "Fraction off on-demand for every spot share.", ""},
+      {"overheads", "", T::section, "", 0, 0, "", "Compile, warm-up, checkpoints, failures, spot, queueing, "
+       "storage, transfer, engineering.", "src/core/cost.hpp"},
+      {"campaign", "", T::section, "", 0, 0, "one run", "Runs, full runs, truncated fraction, runs per month.",
+       "src/core/cost.hpp"},
+      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster's cost per node-hour, for comparison.",
+       "src/core/cost.hpp"},
+      {"energy", "", T::section, "", 0, 0, "", "Electricity price, grid intensity, PUE, node power.",
+       "src/core/cost.hpp"},
+      {"claims", "", T::list, "", 0, 0, "", "Claims of a field report to check against the model.",
+       "src/io/cost_json.hpp"},
+      {"deadline_days", "dl", T::number, "days", 0, 1e15, "", "Does one full run finish in time?", ""},
+      {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance.", ""},
+  };
+  return fields;
+}
+
+const FieldDef& scenario_field(std::string_view path) {
+  for (const auto& f : scenario_fields())
+    if (f.path == path) return f;
+  throw std::logic_error("no scenario field " + std::string(path));
+}
+
+const std::vector<std::string_view>& scenario_keys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> k;
+    for (const auto& f : scenario_fields())
+      if (f.path.find('.') == std::string_view::npos) k.push_back(f.path);
+    return k;
+  }();
+  return keys;
+}
+
+}  // namespace tc::io
