@@ -192,13 +192,12 @@ struct LayerTimes {
   double cp = 0, ep_fwd = 0, ep_bwd = 0;
 };
 
-LayerTimes layer_times(const Ctx& x) {
+// Per-layer, per-micro-batch times on one device, by kind of work; each part adds to r.
+void layer_gemms(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
   const ParallelPlan& pl = x.pl;
   const double t = pl.tp, T = x.tokens_mb, h = m.hidden, f = m.ffn_hidden;
   const bool frozen = frozen_base(x.sc);
-  LayerTimes r;
-
   auto add = [&](Ctx::Pass p) {
     r.matmul_fwd += p.fwd;
     r.matmul_bwd += p.bwd;
@@ -240,6 +239,11 @@ LayerTimes layer_times(const Ctx& x) {
     }
   }
 
+}
+
+void layer_attention(const Ctx& x, LayerTimes& r) {
+  const ModelShape& m = x.m;
+  const double t = x.pl.tp, T = x.tokens_mb, q = attention_width(m);
   // Attention scores and context: 4 b s_q s_kv h FLOPs forward; FlashAttention skips the masked
   // half for causal models and its backward costs 2.5 forwards (Dao 2023, Section 3).
   const double s_kv = x.s;
@@ -258,6 +262,12 @@ LayerTimes layer_times(const Ctx& x) {
     r.attention_bwd = 2.0 * attn_flops / rate + 6.0 * score_bytes / x.hbm_bytes_per_s;
   }
 
+}
+
+void layer_memory(const Ctx& x, LayerTimes& r) {
+  const ModelShape& m = x.m;
+  const ParallelPlan& pl = x.pl;
+  const double t = pl.tp, T = x.tokens_mb, h = m.hidden, f = m.ffn_hidden;
   // Memory-bound work per token: two norms (read, write), two residual adds (read 2, write 1),
   // bias-dropout (read, write, mask) when training with dropout, the activation function over the
   // FFN width, rotary embeddings on Q and K. Sequence parallelism splits the h-wide parts over tp
@@ -283,7 +293,12 @@ LayerTimes layer_times(const Ctx& x) {
   const double launches = kernels * x.kernel_s();
   r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s + launches;
   r.memory_bwd = 2.0 * (r.memory_fwd);
+}
 
+void layer_communication(const Ctx& x, LayerTimes& r) {
+  const ModelShape& m = x.m;
+  const ParallelPlan& pl = x.pl;
+  const double t = pl.tp, T = x.tokens_mb, h = m.hidden;
   // Tensor parallelism: two all-reduces of b s h per layer forward and two backward; sequence
   // parallelism turns each into a reduce-scatter plus an all-gather of the same volume
   // (Korthikanti et al. 2022). tp ranks are adjacent (stride 1).
@@ -320,6 +335,14 @@ LayerTimes layer_times(const Ctx& x) {
     r.ep_fwd = 2 * one;
     r.ep_bwd = 2 * one;
   }
+}
+
+LayerTimes layer_times(const Ctx& x) {
+  LayerTimes r;
+  layer_gemms(x, r);
+  layer_attention(x, r);
+  layer_memory(x, r);
+  layer_communication(x, r);  // context parallelism hides behind the attention times above
   return r;
 }
 
@@ -624,22 +647,21 @@ int largest_fitting_micro_batch(const Scenario& s) {
 }
 }  // namespace
 
-Estimate estimate(const Scenario& s, bool complete) {
-  const Ctx x(s);
-  const ParallelPlan& pl = s.plan;
-  const ModelShape& m = s.model;
-  Estimate out;
-  out.plan = pl;
-  out.chips = chips_of(s);
-  out.devices = x.devices;
-  out.grad_accum = x.micro_batches;
+namespace {
 
-  const LayerTimes L = layer_times(x);
-  const EdgeTimes E = edge_times(x);
+// One micro-batch on the busiest pipeline stage, term by term.
+struct MicroBatchTimes {
+  double matmul = 0, attention = 0, memory = 0, tp = 0, cp = 0, ep = 0, recompute = 0, p2p = 0;
+  double total() const { return matmul + attention + memory + tp + cp + ep + recompute + p2p; }
+};
+
+MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeTimes& E) {
+  const Scenario& s = x.sc;
+  const ParallelPlan& pl = x.pl;
+  const ModelShape& m = x.m;
   const double n = x.stage_layers;
   const bool full_rc = pl.recompute == Recompute::full;
   const bool sel_rc = pl.recompute == Recompute::selective;
-
   // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
   const double edge = std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
   const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + edge;
@@ -667,12 +689,15 @@ Estimate estimate(const Scenario& s, bool complete) {
     mb_p2p = 2.0 * pl.vpp * point_to_point_s(bytes, link);
   }
 
-  const double mb_total = mb_matmul + mb_attention + mb_memory + mb_tp + mb_cp + mb_ep +
-                          mb_recompute + mb_p2p;
-  const double mbs = static_cast<double>(x.micro_batches);
-  // 1F1B bubble: (p - 1) / v micro-batch times (Narayanan et al. 2021, Section 2.2).
-  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * mb_total : 0.0;
 
+  return {mb_matmul, mb_attention, mb_memory, mb_tp, mb_cp, mb_ep, mb_recompute, mb_p2p};
+}
+
+double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
+  const Scenario& s = x.sc;
+  const ParallelPlan& pl = x.pl;
+  const double n = x.stage_layers;
+  const double mbs = static_cast<double>(x.micro_batches);
   // Data parallelism: gradients of the trainable parameters a rank holds, reduced across dp x cp
   // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
   // all-gather of updated weights (Rajbhandari et al. 2020). Reduction overlaps the last
@@ -742,7 +767,14 @@ Estimate estimate(const Scenario& s, bool complete) {
     const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;
     dp_exposed = mbs * per_mb;
   }
+  return dp_exposed;
+}
 
+double optimizer_s(const Ctx& x) {
+  const Scenario& s = x.sc;
+  const ParallelPlan& pl = x.pl;
+  const double trainable = trainable_params_per_device(x, stage_params(x, true, pl.pp == 1));
+  const double trainable_experts = trainable_expert_params(x);
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
@@ -750,24 +782,14 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double adam_bytes = s.framework.grad_bytes + 2 * 8.0 +
                             (mixed && s.master_weights ? 2 * 4.0 + 2.0 : 2 * activation_bytes(s.precision));
   const double optimizer = owned * adam_bytes / x.hbm_bytes_per_s;
+  return optimizer;
+}
 
-  out.breakdown_s = {
-      {"matmul", mbs * mb_matmul},
-      {"attention", mbs * mb_attention},
-      {"memory_bound", mbs * mb_memory},
-      {"recompute", mbs * mb_recompute},
-      {"tp_comm", mbs * mb_tp},
-      {"cp_comm", mbs * mb_cp},
-      {"ep_comm", mbs * mb_ep},
-      {"pp_p2p", mbs * mb_p2p},
-      {"pp_bubble", bubble},
-      {"dp_comm", dp_exposed},
-      {"optimizer", optimizer},
-  };
-  double step = 0;
-  for (const auto& t : out.breakdown_s) step += t.value;
-  out.step_time_s = step;
-
+// Throughput, FLOPs and utilisation of a step of `step` seconds.
+void fill_rates(Estimate& out, const Scenario& s, double step) {
+  const ModelShape& m = s.model;
+  const bool full_rc = s.plan.recompute == Recompute::full;
+  const bool sel_rc = s.plan.recompute == Recompute::selective;
   const int s_len = tokens_per_sample(m);
   const double tokens_per_step = static_cast<double>(s.global_batch) * s_len;
   out.tokens_per_s = tokens_per_step / step;
@@ -790,17 +812,11 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.tflops_per_chip = out.model_flops_per_step / step / out.chips / 1e12;
   out.steps = tokens_per_step > 0 ? s.train_tokens / tokens_per_step : 0;
   out.train_time_s = out.steps * step;
+}
 
-  out.memory = memory_per_device(s);
-  if (!complete) return out;
-  out.memory.max_micro_batch = largest_fitting_micro_batch(s);
-  const ParamCounts c = x.params;
-  out.params = c.total;
-  out.active_params = c.active;
-  const double trainable_total = s.mode == TrainingMode::lora ? lora_params(m, s.lora_rank) : c.total;
-  out.checkpoint_bytes = c.total * activation_bytes(s.precision) +
-                         trainable_total * ((mixed && s.master_weights) ? 12.0 : 8.0);
-
+void add_plan_warnings(Estimate& out, const Ctx& x) {
+  const ParallelPlan& pl = x.pl;
+  const ModelShape& m = x.m;
   if (m.layers % (pl.pp * pl.vpp) != 0)
     out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" +
                            num(pl.pp * pl.vpp) + "): stages are uneven and the largest sets the pace");
@@ -818,6 +834,54 @@ Estimate estimate(const Scenario& s, bool complete) {
                            (out.memory.max_micro_batch > 0
                                 ? "; micro_batch " + num(out.memory.max_micro_batch) + " would fit"
                                 : "; no micro-batch fits this plan"));
+}
+
+}  // namespace
+
+Estimate estimate(const Scenario& s, bool complete) {
+  const Ctx x(s);
+  const ParallelPlan& pl = s.plan;
+  const ModelShape& m = s.model;
+  Estimate out;
+  out.plan = pl;
+  out.chips = chips_of(s);
+  out.devices = x.devices;
+  out.grad_accum = x.micro_batches;
+
+  const LayerTimes L = layer_times(x);
+  const MicroBatchTimes mb = micro_batch_times(x, L, edge_times(x));
+  const double mbs = static_cast<double>(x.micro_batches);
+  // 1F1B bubble: (p - 1) / v micro-batch times (Narayanan et al. 2021, Section 2.2).
+  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * mb.total() : 0.0;
+  out.breakdown_s = {
+      {"matmul", mbs * mb.matmul},
+      {"attention", mbs * mb.attention},
+      {"memory_bound", mbs * mb.memory},
+      {"recompute", mbs * mb.recompute},
+      {"tp_comm", mbs * mb.tp},
+      {"cp_comm", mbs * mb.cp},
+      {"ep_comm", mbs * mb.ep},
+      {"pp_p2p", mbs * mb.p2p},
+      {"pp_bubble", bubble},
+      {"dp_comm", dp_exposed_s(x, L, mb.recompute)},
+      {"optimizer", optimizer_s(x)},
+  };
+  double step = 0;
+  for (const auto& t : out.breakdown_s) step += t.value;
+  out.step_time_s = step;
+  fill_rates(out, s, step);
+
+  out.memory = memory_per_device(s);
+  if (!complete) return out;
+  out.memory.max_micro_batch = largest_fitting_micro_batch(s);
+  const ParamCounts c = x.params;
+  out.params = c.total;
+  out.active_params = c.active;
+  const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
+  const double trainable_total = s.mode == TrainingMode::lora ? lora_params(m, s.lora_rank) : c.total;
+  out.checkpoint_bytes = c.total * activation_bytes(s.precision) +
+                         trainable_total * ((mixed && s.master_weights) ? 12.0 : 8.0);
+  add_plan_warnings(out, x);
   return out;
 }
 

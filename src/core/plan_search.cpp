@@ -25,6 +25,31 @@ std::vector<int> choices(int requested, std::vector<int> all) {
 
 }  // namespace
 
+namespace {
+
+// Interleaving degrees that split the layers evenly, up to 8 chunks per stage.
+std::vector<int> vpp_choices(const PlanRequest& rq, int pp, int layers) {
+  if (rq.vpp != kAuto) return {rq.vpp};
+  std::vector<int> vpps = {1};
+  if (pp > 1)
+    for (int v = 2; v <= 8 && pp * v <= layers; v *= 2)
+      if (layers % (pp * v) == 0) vpps.push_back(v);
+  return vpps;
+}
+
+// Powers of two up to 64 that divide the sequences per data-parallel rank.
+std::vector<int> micro_batch_choices(const PlanRequest& rq, int dp, long long global_batch) {
+  if (rq.micro_batch != kAuto) return {rq.micro_batch};
+  std::vector<int> mbs;
+  const long long per_dp = dp > 0 ? global_batch / dp : 0;
+  for (int b = 1; b <= 64 && b <= per_dp; b *= 2)
+    if (per_dp % b == 0) mbs.push_back(b);
+  if (mbs.empty()) mbs = {1};
+  return mbs;
+}
+
+}  // namespace
+
 SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
   SearchResult res;
   const int devices = devices_of(base);
@@ -64,22 +89,8 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
       for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
         const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
         if (dp * pp != rest && rq.dp == kAuto) continue;
-        std::vector<int> vpps = {1};
-        if (rq.vpp != kAuto) {
-          vpps = {rq.vpp};
-        } else if (pp > 1) {
-          for (int v = 2; v <= 8 && pp * v <= m.layers; v *= 2)
-            if (m.layers % (pp * v) == 0) vpps.push_back(v);
-        }
-        std::vector<int> mbs;
-        if (rq.micro_batch != kAuto) {
-          mbs = {rq.micro_batch};
-        } else {
-          const long long per_dp = dp > 0 ? base.global_batch / dp : 0;
-          for (int b = 1; b <= 64 && b <= per_dp; b *= 2)
-            if (per_dp % b == 0) mbs.push_back(b);
-          if (mbs.empty()) mbs = {1};
-        }
+        const std::vector<int> vpps = vpp_choices(rq, pp, m.layers);
+        const std::vector<int> mbs = micro_batch_choices(rq, dp, base.global_batch);
         const std::vector<int> sps =
             rq.sequence_parallel != kAuto ? std::vector<int>{rq.sequence_parallel}
                                           : std::vector<int>{tp > 1 ? 1 : 0};
