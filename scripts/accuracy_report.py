@@ -427,8 +427,9 @@ def main():
           "rows within 2% of capacity, two FSDP 70B rows), and the coverage of other families' bands (52%: a "
           "new source's errors are larger than any one family's spread)."]
     L += ["", "## The band", "",
-          "Each estimate shows the 10th to 90th percentile of the out-of-sample errors of its closest "
-          "group (the accelerator with the framework where that group has three or more rows, else the "
+          "Each estimate shows the 10%-90% band of the out-of-sample errors of its closest group "
+          "(split-conformal edges: the order statistics of rank floor(0.1 (n+1)) and ceil(0.9 (n+1)) of its "
+          "n errors) (the accelerator with the framework where that group has three or more rows, else the "
           "accelerator; relatives and wider bands for what no run covers, `src/io/uncertainty.cpp`). "
           "Out-of-sample errors are the leave-one-source-out predictions. Coverage is measured twice: on the "
           "held-out rows through the CLI's own band, and on every out-of-sample error against the band "
