@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "io/report.hpp"
 #include "io/validation.hpp"
 
 namespace tc::io {
@@ -94,6 +95,27 @@ TEST(Validation, BandHoldsThePrediction) {
   EXPECT_GT(c.band_low_tokens_per_s_per_chip, 0);
   EXPECT_LE(c.band_low_tokens_per_s_per_chip, c.predicted_tokens_per_s_per_chip);
   EXPECT_GE(c.band_high_tokens_per_s_per_chip, c.predicted_tokens_per_s_per_chip);
+}
+
+// Every control character a cell can carry (an id with an ANSI escape, a CR) is shown escaped in
+// every table format: none reaches the terminal or the file raw.
+TEST(Validation, TablesNeverPrintControlCharacters) {
+  for (int ch = 0; ch < 0x20; ++ch) {
+    Table t;
+    t.header = {"id", "x"};
+    t.rows = {{std::string("a") + static_cast<char>(ch) + "[31mb", "1"}, {std::string(1, '\x7f'), "2"}};
+    for (const std::string& out : {table_text(t), table_csv(t), table_markdown(t)}) {
+      size_t lines = 0;
+      for (char c : out) {
+        if (c == '\n') {
+          ++lines;
+          continue;
+        }
+        EXPECT_FALSE((c >= 0 && c < 0x20) || c == 0x7f) << "control character " << ch << " printed raw";
+      }
+      EXPECT_GE(lines, 3u) << ch;  // header, (rule,) two rows: no row split by a raw newline
+    }
+  }
 }
 
 }  // namespace

@@ -165,9 +165,35 @@ std::string render(const Table& t, Line line, const std::string& rule = "") {
   for (const auto& r : t.rows) line(o, r);
   return o.str();
 }
+
+// Cells carry text from inputs (ids, model names): a control character there (an ANSI escape, a
+// carriage return) would act on the terminal or break the row, so every format shows it as \u00XX.
+Table printable(const Table& t) {
+  auto clean = [](std::vector<std::string>& cells) {
+    for (auto& c : cells) {
+      if (std::none_of(c.begin(), c.end(), [](char ch) { return (ch >= 0 && ch < 0x20) || ch == 0x7f; })) continue;
+      std::string v;
+      for (char ch : c) {
+        if ((ch >= 0 && ch < 0x20) || ch == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+          v += buf;
+        } else {
+          v += ch;
+        }
+      }
+      c = v;
+    }
+  };
+  Table out = t;
+  clean(out.header);
+  for (auto& r : out.rows) clean(r);
+  return out;
+}
 }  // namespace
 
-std::string table_text(const Table& t) {
+std::string table_text(const Table& raw) {
+  const Table t = printable(raw);
   std::vector<size_t> w(t.header.size(), 0);
   auto widen = [&](const std::vector<std::string>& r) {
     for (size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
@@ -183,7 +209,8 @@ std::string table_text(const Table& t) {
   });
 }
 
-std::string table_csv(const Table& t) {
+std::string table_csv(const Table& raw) {
+  const Table t = printable(raw);
   // RFC 4180 quoting; a leading = + - @ is neutralised so a spreadsheet never runs a formula.
   auto cell = [](const std::string& c) {
     std::string v = c;
@@ -202,7 +229,8 @@ std::string table_csv(const Table& t) {
   });
 }
 
-std::string table_markdown(const Table& t) {
+std::string table_markdown(const Table& raw) {
+  const Table t = printable(raw);
   auto cell = [](const std::string& c) {
     std::string v;
     for (char ch : c) v += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
