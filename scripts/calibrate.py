@@ -220,7 +220,9 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
             start = {k: min(hi, max(lo, cal0.get(k) or cal0[first.get(k, k)])) for k, lo, hi in PARAMS}
             cal, best, n = descend(start, PARAMS, score, rounds)
             if n:
-                result["accelerators"][group] = {"members": fitted, "mae": best, "rows": n,
+                # Members with rows of their own; the others take the fit and say so (calibrate --write).
+                with_rows = [m for m in fitted if any(r["accelerator"] == m for r in fittable)]
+                result["accelerators"][group] = {"members": with_rows, "mae": best, "rows": n,
                                                  "calibration": {k: round(cal[k], 4) for k in cal}}
         fitted_groups = {g: r["calibration"] for g, r in result["accelerators"].items() if g not in empty}
         for group in empty:

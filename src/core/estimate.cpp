@@ -743,11 +743,13 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
     const double bwd = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);  // one micro-batch
     const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, rank_grad_bytes));
     const double last = comm / v;
-    const double window = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v) * bwd;
+    // Micro-batch passes the reduction (and a hidden gather) can overlap.
+    const double passes = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v);
+    const double window = passes * bwd;
     dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
     if (hide_gather) {
       const double fwd = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd);  // one micro-batch
-      const double fwd_window = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v) * fwd;
+      const double fwd_window = passes * fwd;
       dp_exposed += std::max(gather - overlap * fwd_window, std::min(gather / v, gather * bucket));
     }
   } else if (dp_n > 1) {
