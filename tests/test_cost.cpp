@@ -606,6 +606,33 @@ bool all_finite(const Json& j) {
   return true;
 }
 
+// Every bill item is the sum of its quantity x rate lines, and every line is quantity x rate.
+void expect_lines_add_up(const tc::Bill& b) {
+  for (const auto& item : b.items_usd) {
+    double s = 0;
+    for (const auto& l : b.lines)
+      if (l.item == item.name) s += l.usd;
+    EXPECT_NEAR(s, item.value, 1e-9 * std::max(1.0, std::abs(item.value))) << item.name;
+  }
+  for (const auto& l : b.lines) {
+    EXPECT_NEAR(l.usd, l.quantity * l.usd_per_unit, 1e-9 * std::max(1.0, std::abs(l.usd))) << l.item;
+    EXPECT_FALSE(l.unit.empty()) << l.item;
+  }
+}
+
+TEST(CostFormat, MoneyIsWrittenOneWay) {
+  EXPECT_EQ(tc::format_usd(0.023), "$0.023");
+  EXPECT_EQ(tc::format_usd(55.04), "$55.04");
+  EXPECT_EQ(tc::format_usd(466.264), "$466.26");
+  EXPECT_EQ(tc::format_usd(21100), "$21.1 k");
+  EXPECT_EQ(tc::format_usd(466000), "$466 k");
+  EXPECT_EQ(tc::format_usd(999600), "$1.00 M");
+  EXPECT_EQ(tc::format_usd(1.48e6), "$1.48 M");
+  EXPECT_EQ(tc::format_usd(-2.5e9), "-$2.50 B");
+  EXPECT_EQ(tc::format_usd(-0.0), "$0");
+  EXPECT_EQ(tc::format_usd(std::nan("")), "-");
+}
+
 // Each seed case runs through the whole pipeline with the built-in presets. Verdicts that depend
 // only on list prices, peaks and links are pinned; those that depend on the estimate's FLOP count
 // ('?') must at least be checked, and 'I' means implausible or impossible.
@@ -636,6 +663,8 @@ TEST(SeedScenarios, RunAndVerdictsAreStable) {
     EXPECT_NEAR(out["wall_time_s"]["total"].get<double>(), sum(rep.result.wall.terms), 1e-6);
     ASSERT_TRUE(out["cost_usd"]["total"].is_number()) << "every seed case has a public price";
     EXPECT_NEAR(out["cost_usd"]["total"].get<double>(), sum(rep.result.bill.items_usd), 1e-6);
+    expect_lines_add_up(rep.result.bill);
+    if (rep.result.owned) expect_lines_add_up(*rep.result.owned);
     EXPECT_GT(out["usd_per_million_tokens"].get<double>(), 0);
     EXPECT_GT(out["energy_kwh"].get<double>(), 0);
     ASSERT_EQ(rep.claims.size(), want.size());

@@ -18,6 +18,8 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 std::string usd(double v) { return format_usd(v); }
+// A quantity in a bill line's detail: 15000, 987.8, 3.45.
+std::string qty(double v) { return std::abs(v) >= 1000 ? fmt("%.0f", v) : fmt("%.4g", v); }
 
 double sum_terms(const std::vector<NamedTerm>& t) {
   double s = 0;
@@ -39,6 +41,12 @@ void add_term(std::vector<NamedTerm>& v, const std::string& name, double value) 
       return;
     }
   v.push_back({name, value});
+}
+
+// Adds a line to the bill and its amount to the line's item; a line of zero adds only the item.
+void add_line(Bill& b, const BillLine& l) {
+  add_term(b.items_usd, l.item, l.usd);
+  if (l.usd != 0 || l.quantity != 0) b.lines.push_back(l);
 }
 
 bool finite_nonneg(double v) { return std::isfinite(v) && v >= 0; }
@@ -189,10 +197,15 @@ double run_equivalents(const CampaignInputs& c) {
 }
 
 struct Extras {
-  std::vector<NamedTerm> items;
+  std::vector<BillLine> lines;
   double engineering = 0;
   double months = 0;
 };
+
+void push_line(std::vector<BillLine>& v, const std::string& item, double quantity, const std::string& unit,
+               double usd_per_unit, const std::string& detail) {
+  v.push_back({item, quantity, unit, usd_per_unit, quantity * usd_per_unit, detail});
+}
 
 // Storage, transfer and engineering: the same on the cloud and on an owned cluster.
 Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) {
@@ -204,21 +217,24 @@ Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) 
   const double held = e.months + in.storage.retention_months;
   const double ckpt_bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override
                                                              : job.checkpoint_bytes;
+  const double gb_month = in.storage.usd_per_gb_month;
   // Storage: GB kept x $/GB-month x months held (S3-style monthly average billing).
-  add_term(e.items, "storage.checkpoints",
-           in.checkpoint.kept * ckpt_bytes / 1e9 * in.storage.usd_per_gb_month * held);
-  add_term(e.items, "storage.dataset", in.storage.dataset_gb * in.storage.usd_per_gb_month * held);
+  push_line(e.lines, "storage.checkpoints", in.checkpoint.kept * ckpt_bytes / 1e9 * held, "GB-months", gb_month,
+            std::to_string(in.checkpoint.kept) + " checkpoints of " + qty(ckpt_bytes / 1e9) + " GB for " + qty(held) +
+                " months");
+  push_line(e.lines, "storage.dataset", in.storage.dataset_gb * held, "GB-months", gb_month,
+            qty(in.storage.dataset_gb) + " GB for " + qty(held) + " months");
   const double copy_gb = in.transfer.copy_gb.value_or(in.storage.dataset_gb);
-  add_term(e.items, "transfer.cross_region",
-           in.transfer.cross_region_copies * copy_gb * in.transfer.cross_region_usd_per_gb);
-  add_term(e.items, "transfer.egress",
-           (in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months) *
-               in.transfer.egress_usd_per_gb);
-  const double eng = in.engineering.person_weeks * in.engineering.usd_per_week;
-  e.engineering = in.engineering.spread_runs > 0
-                      ? eng * std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
-                      : eng;
-  add_term(e.items, "engineering", e.engineering);
+  push_line(e.lines, "transfer.cross_region", in.transfer.cross_region_copies * copy_gb, "GB",
+            in.transfer.cross_region_usd_per_gb,
+            qty(in.transfer.cross_region_copies) + " copies of " + qty(copy_gb) + " GB");
+  push_line(e.lines, "transfer.egress", in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months, "GB",
+            in.transfer.egress_usd_per_gb, "to the internet");
+  const double share = in.engineering.spread_runs > 0 ? std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
+                                                      : 1.0;
+  push_line(e.lines, "engineering", in.engineering.person_weeks * share, "person-weeks", in.engineering.usd_per_week,
+            share < 1 ? fmt("%.3g", share * 100) + "% of the one-off effort, spread over runs" : "one-off effort");
+  e.engineering = e.lines.back().usd;
   return e;
 }
 
@@ -242,7 +258,7 @@ void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const Campai
     if (t.name != "queue")
       add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * usd_per_node_hour_by_term);
   const Extras ex = extras(in, job, ct.wall_s);
-  for (const auto& t : ex.items) b.items_usd.push_back(t);
+  for (const auto& l : ex.lines) add_line(b, l);
   b.engineering_usd = ex.engineering;
   b.campaign_months = ex.months;
   b.total_usd = sum_terms(b.items_usd);
@@ -288,20 +304,24 @@ void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double
 
 // ---------------------------------------------------------------------------------------------
 
+// Money one way everywhere (issue 13): $0.023, $55.04, $466.26, $21.1 k, $466 k, $1.48 M, $2.31 B.
 std::string format_usd(double v) {
-  if (!std::isfinite(v)) return "$?";
-  if (std::abs(v) < 100) return fmt("$%.4g", v);
-  if (std::abs(v) < 1000) return fmt("$%.2f", v);
-  // Whole dollars with thousands separators: $3,400,000.
-  const std::string digits = fmt("%.0f", std::abs(v));
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+  if (!std::isfinite(v)) return "-";
+  const double a = std::abs(v);
+  const std::string sign = v < 0 && a >= 5e-5 ? "-" : "";
+  if (a < 5e-5) return "$0";
+  if (a < 0.01) return sign + fmt("$%.4f", a);
+  if (a < 100) return sign + fmt("$%.4g", a);
+  if (a < 1000) return sign + fmt("$%.2f", a);
+  static const char* const kUnits[] = {" k", " M", " B", " T"};
+  double x = a / 1000;
+  int u = 0;
+  while (x >= 999.5 && u < 3) {
+    x /= 1000;
+    ++u;
   }
-  return (v < 0 ? "-$" : "$") + out;
+  return sign + fmt(x < 9.995 ? "$%.2f" : x < 99.95 ? "$%.1f" : "$%.0f", x) + kUnits[u];
 }
-
 std::string format_duration(double s) {
   if (!std::isfinite(s)) return "?";
   if (s < 120) return fmt("%.3g s", s);
@@ -633,6 +653,13 @@ std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const st
   return rates;
 }
 
+std::string price_detail(const TierLine& t) {
+  std::string d = t.billed_tier == t.tier ? t.tier : t.billed_tier + " (asked: " + t.tier + ")";
+  if (!t.region.empty()) d += ", " + t.region;
+  if (!t.date.empty()) d += ", " + t.date;
+  return d;
+}
+
 // One line per mix entry on the bill; returns the blended $ per instance-hour over the priced share.
 double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shares, const std::vector<Rate>& rates) {
   const auto& mix = in.pricing.mix;
@@ -651,7 +678,8 @@ double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shar
     line.source = rates[i].source;
     if (line.priced) {
       blended += shares[i] * line.usd_per_hour;
-      add_term(b.items_usd, "instance." + line.billed_tier, line.usd);
+      add_line(b, {"instance." + line.billed_tier, line.instance_hours, "instance-hours", line.usd_per_hour,
+                   line.usd, price_detail(line)});
     }
     b.tiers.push_back(line);
   }
@@ -684,10 +712,14 @@ Bill owned_bill(const CostInputs& in, const JobPerf& job, const Instance& inst, 
                                  : 0;
   const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
   const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
-  o.items_usd = {{"owned.depreciation", dep_y * share},
-                 {"owned.energy", energy_y * share},
-                 {"owned.facility", oc.facility_usd_per_year * share},
-                 {"owned.staff", oc.staff_usd_per_year * share}};
+  // Each yearly cost is spread over the year's useful node-hours: this campaign pays its share.
+  const std::pair<const char*, double> per_year[] = {{"owned.depreciation", dep_y},
+                                                     {"owned.energy", energy_y},
+                                                     {"owned.facility", oc.facility_usd_per_year},
+                                                     {"owned.staff", oc.staff_usd_per_year}};
+  for (const auto& [item, usd_y] : per_year)
+    add_line(o, {item, o.instance_hours, "node-hours", usd_y / useful_node_hours_y, usd_y * share,
+                 usd(usd_y) + " a year over " + fmt("%.0f", useful_node_hours_y) + " useful node-hours"});
   const double owned_compute = sum_terms(o.items_usd);
   o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
   o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;

@@ -228,11 +228,23 @@ struct TierLine {
   std::string region, date, source;       // of the price
 };
 
+// One line of a bill as a finance reader checks it: quantity x rate = usd. Every items_usd entry
+// is the sum of its lines (lines of zero are left out).
+struct BillLine {
+  std::string item;                       // the items_usd entry: instance.on_demand, storage.checkpoints, ...
+  double quantity = 0;
+  std::string unit;                       // instance-hours, GB-months, GB, person-weeks, node-hours, ...
+  double usd_per_unit = 0;
+  double usd = 0;                         // quantity x usd_per_unit
+  std::string detail;                     // tier, region, price date, source
+};
+
 struct Bill {
   std::string kind;                       // "cloud" or "owned"
   std::string instance_id;
   std::vector<NamedTerm> items_usd;       // instance.<tier> | owned.*, storage.*, transfer.*, engineering
   double total_usd = 0;                   // sum of items_usd
+  std::vector<BillLine> lines;            // items_usd as quantity x rate
   bool priced = true;                     // false: some instance-hours have no public price and
                                           // are not in the total (see unpriced)
   std::vector<std::string> unpriced;

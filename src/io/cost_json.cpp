@@ -327,6 +327,11 @@ Json bill_json(const Bill& b) {
   j["total_usd"] = b.priced ? Json(b.total_usd) : Json(nullptr);
   j["priced_part_usd"] = b.total_usd;
   j["items_usd"] = terms_json(b.items_usd);
+  Json lines = Json::array();
+  for (const auto& l : b.lines)
+    lines.push_back({{"item", l.item}, {"quantity", l.quantity}, {"unit", l.unit},
+                     {"usd_per_unit", l.usd_per_unit}, {"usd", l.usd}, {"detail", l.detail}});
+  j["lines"] = lines;
   if (b.kind == "cloud") {
     Json tiers = Json::array();
     for (const auto& t : b.tiers) {

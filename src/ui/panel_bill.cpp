@@ -7,6 +7,18 @@
 
 namespace tc::ui {
 
+namespace {
+// The quantity x rate behind one bill item, for its tooltip.
+std::string item_lines(const Bill& b, const std::string& item) {
+  std::string t;
+  for (const auto& l : b.lines)
+    if (l.item == item)
+      t += (t.empty() ? "" : "\n") + fmt_fixed(l.quantity, l.quantity < 100 ? 2 : 0) + " " + l.unit + " x " +
+           fmt_usd(l.usd_per_unit) + " = " + fmt_usd(l.usd) + "\n" + l.detail;
+  return t.empty() ? "nothing billed" : t;
+}
+}  // namespace
+
 void panel_bill(AppState& s) {
   const Outcome* o = shown(s);
   if (!o) return;
@@ -28,6 +40,7 @@ void panel_bill(AppState& s) {
       text(it.name);
       ImGui::TableNextColumn();
       text(fmt_usd(it.value));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", item_lines(b, it.name).c_str());
     }
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
