@@ -390,9 +390,12 @@ double peak_tflops(const Accelerator& acc, Precision p) {
   return (i >= 0 && i < kPrecisionCount) ? acc.peak_tflops[i] : 0;
 }
 
+bool is_neuron(const Accelerator& acc) {
+  return acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
+}
+
 CompileDefaults compile_defaults(const Accelerator& acc) {
-  const bool neuron = acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
-  if (neuron)
+  if (is_neuron(acc))
     // Neuron compiles the whole graph ahead of time: field reports of 374-380 s for the first
     // compile and 42-118 s per new sequence-length bucket; 8-12 min warm-up at 62-68% throughput
     // (seed cases A and C, ../shared/reference/seed-cases.md).
@@ -741,9 +744,13 @@ int held_instances(const CostInputs& in, const std::vector<size_t>& group, doubl
 }
 
 // Paid instance-hours of a commitment or of Capacity Blocks, and what it is (nullopt: hourly).
-std::optional<std::pair<double, std::string>> held_hours(const TierName& t, int instances, const Holding& h) {
+std::optional<std::pair<double, std::string>> held_hours(const TierName& t, int instances, const Holding& h,
+                                                         std::string& renewed) {
   if (t.kind == TierKind::reserved || t.kind == TierKind::savings_plan) {
     const Commitment c = commit_terms(instances, t.term_years, h.span_h);
+    if (c.terms > 1)
+      renewed = "the campaign spans " + qty(h.span_h / 24) + " days, longer than a " + std::to_string(t.term_years) +
+                "-year term: " + std::to_string(c.terms) + " consecutive terms are bought";
     return std::make_pair(c.paid_instance_hours,
                           std::to_string(instances) + " instances x " + std::to_string(c.terms) + " x " +
                               std::to_string(t.term_years) + "-year term (" +
@@ -756,6 +763,9 @@ std::optional<std::pair<double, std::string>> held_hours(const TierName& t, int 
   if (h.back_to_back) {
     first = plan_capacity_blocks(h.ct->billed_s / 3600.0, instances, h.ultraserver);
     paid = first.paid_instance_hours;
+    if (first.full_blocks > 0)
+      renewed = "the campaign runs longer than 182 days, the longest Capacity Block: " +
+                std::to_string(first.full_blocks + 1) + " consecutive blocks are bought";
   } else {
     for (const auto& [billed_s, weight] : h.ct->runs) {
       const CapacityBlockPlan p = plan_capacity_blocks(billed_s / 3600.0, instances, h.ultraserver);
@@ -778,10 +788,16 @@ void bill_commitment(Bill& b, const CostInputs& in, const std::vector<size_t>& g
     used_usd += b.tiers[i].usd;
     used_h += b.tiers[i].instance_hours;
   }
-  const auto held = name ? held_hours(*name, held_instances(in, group, share, h.nodes), h) : std::nullopt;
+  std::string renewed;
+  const int instances = held_instances(in, group, share, h.nodes);
+  const auto held = name ? held_hours(*name, instances, h, renewed) : std::nullopt;
   if (!held) return;
   std::string f = "pricing.mix[" + std::to_string(group.front()) + "]";
   for (size_t k = 1; k < group.size(); ++k) f += "+[" + std::to_string(group[k]) + "]";
+  if (!renewed.empty()) b.warnings.push_back(f + ": " + renewed);
+  if (name->kind == TierKind::capacity_block && instances > kCapacityBlockMaxInstancesPerAccount)
+    b.warnings.push_back(f + ": " + std::to_string(instances) + " instances in Capacity Blocks at once is over the "
+                         "limit of 256 per account and date (EC2 User Guide, Capacity Blocks)");
   line.paid_instance_hours = held->first;
   line.commitment = held->second;
   line.committed_usd = line.paid_instance_hours * line.usd_per_hour;

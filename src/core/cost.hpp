@@ -184,6 +184,8 @@ struct CompileDefaults {
   const char* source;
 };
 CompileDefaults compile_defaults(const Accelerator& acc);
+// Trainium and Inferentia run the Neuron stack; everything else here runs CUDA.
+bool is_neuron(const Accelerator& acc);
 
 // ---------------------------------------------------------------------------------------------
 // What the cost model needs from the performance model.

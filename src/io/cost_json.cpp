@@ -357,6 +357,14 @@ Json bill_json(const Bill& b) {
       x["region"] = t.region;
       x["date"] = t.date;
       x["source"] = t.source;
+      if (t.paid_instance_hours > 0) {
+        x["commitment"] = t.commitment;
+        x["paid_instance_hours"] = t.paid_instance_hours;
+        x["committed_usd"] = t.committed_usd;
+        x["idle_usd"] = t.idle_usd;
+      }
+      if (t.billed_tier == "spot" && t.priced)
+        x["break_even_interruptions_per_hour"] = t.break_even_interruptions_per_hour;
       tiers.push_back(x);
     }
     j["tiers"] = tiers;

@@ -39,6 +39,9 @@ const std::vector<FieldDef>& scenario_fields() {
       {"instance", "i", T::id, "", 0, 0, "", "A preset instance (traincalc list instances), or an inline one.", ""},
       {"compare_instances", "c", T::id_list, "", 0, 0, "the instance",
        "Instances `traincalc compare` and the comparison panel run the same job on.", ""},
+      {"compare_at", "ca", T::enumeration, "", 0, 0, "chips when the scenario gives chips, else nodes",
+       "What comparison rows keep equal: the chip count (whole nodes where a node size does not divide it) or "
+       "the node count.", "", {"chips", "nodes"}},
       {"nodes", "n", T::integer, "nodes", 1, 1000000, "1", "Instances (scale-up domains) of the cluster.", "",
        {}, "chips"},
       {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
