@@ -30,6 +30,7 @@ std::string pct(double v) { return fmt("%.3g", v * 100) + "%"; }
 std::string days(double s) { return format_duration(s); }
 std::string count(double v) { return v >= 100 ? fmt("%.0f", v) : fmt("%.3g", v); }
 
+const char* const kNothingChecked = "nothing in this claim that the model checks";
 const char* kPrecisionNames[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 
 // Worst verdict wins; unchecked only when nothing was checked.
@@ -49,7 +50,7 @@ void raise(ClaimCheck& c, Verdict v) {
 // What a claim is about: the platform it names and what the scenario and estimate tell of it.
 struct Platform {
   const Scenario* scenario = nullptr;
-  bool same_instance = false;       // the claim is about the scenario's own instance
+  bool same_instance = false;       // about the scenario's own instance and workload: the estimate applies
   const Instance* inst = nullptr;
   const Accelerator* acc = nullptr;
   int nodes = 0;
@@ -316,7 +317,7 @@ void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimC
     const double compute = *cl.bill_usd - cl.bill_other_usd;
     const auto rates = public_rates(*pf.inst, region_of(*pf.inst, ctx));
     if (t && *t > 0) {
-      const double ih = pf.nodes * *t / 3600.0;
+      const double ih = pf.nodes * *t / 3600.0 * cl.runs;
       const double implied = compute / ih;
       c.implied.push_back({"implied_usd_per_instance_hour", implied});
       if (rates.empty()) {
@@ -351,7 +352,7 @@ void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimC
     if (run_flops && pf.peak > 0 && pf.inst->chips_per_node > 0 && !rates.empty()) {
       double lo = rates.front().usd_per_hour;
       for (const auto& r : rates) lo = std::min(lo, r.usd_per_hour);
-      const double floor_usd = *run_flops / (pf.peak * 1e12 * pf.inst->chips_per_node) / 3600.0 * lo;
+      const double floor_usd = *run_flops * cl.runs / (pf.peak * 1e12 * pf.inst->chips_per_node) / 3600.0 * lo;
       c.implied.push_back({"compute_floor_usd", floor_usd});
       if (compute < floor_usd) {
         raise(c, Verdict::implausible);
@@ -362,12 +363,95 @@ void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimC
       }
     }
     if (same_instance && ctx.cost && ctx.cost->bill.priced && pf.nodes == sc.nodes && ctx.cost->bill.runs > 0) {
-      const double est_run = ctx.cost->bill.usd_per_run;
+      const double est_run = ctx.cost->bill.usd_per_run * cl.runs;
       c.implied.push_back({"estimated_usd_per_run", est_run});
-      c.reasons.push_back("the estimated bill is " + usd(est_run) + " per run (claim / estimate = " +
+      c.reasons.push_back("the estimated bill is " + usd(est_run) + " for " + count(cl.runs) +
+                          (cl.runs == 1 ? " run" : " runs") + " (claim / estimate = " +
                           fmt("%.2f", *cl.bill_usd / est_run) + ")");
     }
   }
+}
+
+// A bill with its own rate and hours, recomputed two ways: from the author's stated $/h (does the
+// author's arithmetic give the bill?) and from today's list price of the same tier (what the same
+// hours cost now). A bill off its own arithmetic by more than the price tolerance is implausible.
+void check_bill_arithmetic(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext& ctx) {
+  if (!cl.bill_usd || !cl.wall_time_s || !(*cl.wall_time_s > 0)) return;
+  const double ih = pf.nodes * *cl.wall_time_s / 3600.0 * cl.runs;
+  const std::string hours = std::to_string(pf.nodes) + " x " + days(*cl.wall_time_s) +
+                            (cl.runs == 1 ? std::string() : " x " + count(cl.runs) + " runs") + " = " +
+                            count(ih) + " instance-hours";
+  const std::string other = cl.bill_other_usd > 0 ? " + " + usd(cl.bill_other_usd) + " other" : std::string();
+  if (cl.usd_per_hour) {
+    const double own = ih * *cl.usd_per_hour + cl.bill_other_usd;
+    c.implied.push_back({"bill_at_claimed_rate_usd", own});
+    const double r = *cl.bill_usd / own;
+    const bool agrees = std::abs(r - 1) <= ctx.price_tolerance;
+    raise(c, agrees ? Verdict::ok : Verdict::implausible);
+    c.reasons.push_back("at the author's own " + usd(*cl.usd_per_hour) + "/h: " + hours + other + " = " +
+                        usd(own) + (agrees ? ", as claimed" : ", not the claimed " + usd(*cl.bill_usd)) +
+                        " (claim / that = " + fmt("%.2f", r) + ")");
+  }
+  // Today's rate of the claim's tier, else on demand, else the first public rate (for trn2 its
+  // Capacity Block price, the only one it has).
+  const std::string region = region_of(*pf.inst, ctx);
+  const auto rates = public_rates(*pf.inst, region);
+  const PublicRate* now_rate = nullptr;
+  for (const char* tier : {cl.tier.c_str(), "on_demand"})
+    for (const auto& r : rates)
+      if (!now_rate && r.tier == tier) now_rate = &r;
+  if (!now_rate && !rates.empty()) now_rate = &rates.front();
+  if (now_rate) {
+    const double now = ih * now_rate->usd_per_hour + cl.bill_other_usd;
+    c.implied.push_back({"bill_at_list_price_usd", now});
+    c.reasons.push_back("at today's list price (" + now_rate->what + "): " + hours + other + " = " + usd(now) +
+                        " (claim / that = " + fmt("%.2f", *cl.bill_usd / now) + ")");
+  } else {
+    c.reasons.push_back("no public price of " + pf.inst->id + (region.empty() ? "" : " in " + region) +
+                        " to recompute the bill at");
+  }
+}
+
+// One datasheet figure against the preset's, in any of the units it may have been written in
+// (GB or GiB of HBM; a link's one direction or both).
+void judge_spec(ClaimCheck& c, const std::string& what, double claimed,
+                const std::vector<std::pair<double, std::string>>& preset) {
+  std::string known;
+  for (const auto& [v, how] : preset) {
+    if (!(v > 0)) continue;
+    if (std::abs(claimed / v - 1) <= kSpecTolerance) {
+      raise(c, Verdict::ok);
+      c.reasons.push_back(what + " " + fmt("%g", claimed) + " matches the preset's " + fmt("%g", v) + " " + how);
+      return;
+    }
+    known += (known.empty() ? "" : ", ") + fmt("%g", v) + " " + how;
+  }
+  if (known.empty()) {
+    c.reasons.push_back(what + " not checked: the preset has no figure for it");
+    return;
+  }
+  raise(c, Verdict::implausible);
+  c.reasons.push_back(what + " " + fmt("%g", claimed) + " is not the preset's (" + known + ")");
+}
+
+// Chips, HBM, links and network against the presets of the instance and its chip.
+void check_specs(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimContext&) {
+  const Instance& in = *pf.inst;
+  const double gib = pf.acc ? pf.acc->hbm_gib : 0, gb = gib * 1.073741824;
+  const std::string chip = pf.chip + " (" + in.id + ")";
+  if (cl.chips_per_node) judge_spec(c, in.id + " chips per node", *cl.chips_per_node, {{static_cast<double>(in.chips_per_node), "chips"}});
+  if (cl.hbm_gb_per_chip)
+    judge_spec(c, "HBM per chip of " + chip, *cl.hbm_gb_per_chip, {{gib, "GiB"}, {gb, "GB"}});
+  if (cl.hbm_gb_per_node)
+    judge_spec(c, "HBM per node of " + in.id, *cl.hbm_gb_per_node,
+               {{gib * in.chips_per_node, "GiB"}, {gb * in.chips_per_node, "GB"}});
+  if (cl.hbm_tb_per_s)
+    judge_spec(c, "HBM bandwidth (TB/s) of " + chip, *cl.hbm_tb_per_s, {{pf.acc ? pf.acc->hbm_tbps : 0, "TB/s"}});
+  if (cl.link_gb_per_s)
+    judge_spec(c, "chip-to-chip link (GB/s) of " + chip, *cl.link_gb_per_s,
+               {{in.intra.gbps_per_chip, "GB/s one direction"}, {2 * in.intra.gbps_per_chip, "GB/s both directions"}});
+  if (cl.network_gbps)
+    judge_spec(c, in.id + " network (Gbit/s per node)", *cl.network_gbps, {{in.inter_node_gbps, "Gbit/s"}});
 }
 
 // A claimed collective: the bandwidth per rank it needs against the instance's fastest link.
@@ -399,11 +483,34 @@ void check_collective(ClaimCheck& c, const Claim& cl, const Platform& pf, const 
 
 }  // namespace
 
+namespace {
+ClaimCheck check_figures(const Claim& cl, const ClaimContext& ctx);
+}  // namespace
+
 ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
   if (!ctx.scenario) throw std::invalid_argument("check_claim: ClaimContext.scenario is required");
+  ClaimCheck c = check_figures(cl, ctx);
+  for (const auto& part : cl.parts) {
+    const ClaimCheck pc = check_figures(part, ctx);
+    raise(c, pc.verdict);
+    const std::string head = part.text.empty() ? std::string() : part.text + ": ";
+    for (const auto& r : pc.reasons) c.reasons.push_back(head + r);
+    c.implied.insert(c.implied.end(), pc.implied.begin(), pc.implied.end());
+  }
+  // The fallback line only when neither the claim nor its parts said anything.
+  if (!cl.parts.empty() && c.reasons.size() > 1 && c.reasons.front() == kNothingChecked)
+    c.reasons.erase(c.reasons.begin());
+  return c;
+}
+
+namespace {
+ClaimCheck check_figures(const Claim& cl, const ClaimContext& ctx) {
   const Scenario& sc = *ctx.scenario;
   ClaimCheck c;
+  c.id = cl.id;
   c.text = cl.text;
+  // What cannot be checked is said first, then what can.
+  if (!cl.reason.empty()) c.reasons.push_back("not checked: " + cl.reason);
   const bool same_instance = cl.instance_id.empty() || cl.instance_id == sc.instance.id;
   c.instance_id = same_instance ? sc.instance.id : cl.instance_id;
 
@@ -424,7 +531,8 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
   pf.chip = pf.acc ? pf.acc->id : pf.inst->accelerator_id;
 
   // Model FLOPs of one run: the author's count, else the estimate's.
-  const Estimate* est = ctx.estimate;
+  const Estimate* est = cl.other_workload ? nullptr : ctx.estimate;
+  pf.same_instance = same_instance && !cl.other_workload;
   pf.run_flops = cl.training_flops;
   if (!pf.run_flops && est && est->model_flops_per_step > 0 && est->steps > 0)
     pf.run_flops = est->model_flops_per_step * est->steps;
@@ -432,10 +540,30 @@ ClaimCheck check_claim(const Claim& cl, const ClaimContext& ctx) {
     pf.flops_per_token = est->model_flops_per_step / (est->tokens_per_s * est->step_time_s);
 
   for (auto check : {check_price, check_peak, check_utilization, check_wall_time, check_throughput, check_bill,
-                     check_collective})
+                     check_bill_arithmetic, check_collective, check_specs})
     check(c, cl, pf, ctx);
-  if (c.reasons.empty()) c.reasons.push_back("nothing in this claim that the model checks");
+  if (c.reasons.empty()) c.reasons.push_back(kNothingChecked);
   return c;
+}
+}  // namespace
+
+VerdictCounts count_verdicts(const std::vector<ClaimCheck>& checks) {
+  VerdictCounts n;
+  for (const auto& c : checks) {
+    switch (c.verdict) {
+      case Verdict::ok: ++n.ok; break;
+      case Verdict::implausible: ++n.implausible; break;
+      case Verdict::impossible: ++n.impossible; break;
+      case Verdict::unchecked: ++n.unchecked; break;
+    }
+  }
+  return n;
+}
+
+std::string describe(const VerdictCounts& n) {
+  return std::to_string(n.total()) + (n.total() == 1 ? " claim: " : " claims: ") + std::to_string(n.ok) +
+         " ok, " + std::to_string(n.implausible) + " implausible, " + std::to_string(n.impossible) +
+         " impossible, " + std::to_string(n.unchecked) + " unchecked";
 }
 
 std::vector<ClaimCheck> check_claims(const std::vector<Claim>& claims, const ClaimContext& ctx) {

@@ -1,6 +1,7 @@
 // Cost sections of a scenario <-> tc::CostInputs / tc::Claim, and cost results as JSON.
 #include "io/cost_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/commitments.hpp"
@@ -276,44 +277,120 @@ CostInputs parse_cost_inputs(const Json& doc) {
   return in;
 }
 
+namespace {
+// A claim's id: the report's number, one to three capital letters then a number without a leading
+// zero ("A12", as seed-cases.md numbers them), unique within the file. Optional for a user's claim.
+std::string claim_id(const Json& e, const std::string& p, const Json& arr, std::size_t i) {
+  const std::string id = get_string_or(e, "id", p, "", 16);
+  if (id.empty() && !has_key(e, "id")) return id;
+  std::size_t letters = 0;
+  while (letters < id.size() && id[letters] >= 'A' && id[letters] <= 'Z') ++letters;
+  bool digits = letters < id.size() && id[letters] != '0';
+  for (std::size_t k = letters; k < id.size(); ++k) digits = digits && id[k] >= '0' && id[k] <= '9';
+  if (letters < 1 || letters > 3 || !digits)
+    throw InputError(path_key(p, "id"), "'" + id + "' is not a claim id (capital letters then a number, e.g. A12)");
+  for (std::size_t j = 0; j < i; ++j)
+    if (arr[j].is_object() && arr[j].contains("id") && arr[j]["id"] == id)
+      throw InputError(path_key(p, "id"), "duplicate claim id '" + id + "' (also " + path_index("claims", j) + ".id)");
+  return id;
+}
+
+// The checkable figures of one claim or of one part of it.
+Claim parse_claim_figures(const Json& e, const std::string& p) {
+  Claim c;
+  c.text = get_string_or(e, "text", p, "", kMaxTextLength);
+  c.reason = get_string_or(e, "reason", p, "", kMaxTextLength);
+  c.runs = number_or(e, "runs", p, 1e-6, 1e9, 1);
+  c.instance_id = get_string_or(e, "instance", p, "");
+  if (has_key(e, "other_workload")) c.other_workload = get_bool(e, "other_workload", p);
+  if (has_key(e, "nodes")) c.nodes = get_int(e, "nodes", p, 1, 1000000);
+  int times = 0;
+  if (has_key(e, "wall_time_s")) c.wall_time_s = get_positive(e, "wall_time_s", p, kBig), ++times;
+  if (has_key(e, "wall_time_hours")) c.wall_time_s = get_positive(e, "wall_time_hours", p, kBig) * 3600.0, ++times;
+  if (has_key(e, "wall_time_days")) c.wall_time_s = get_positive(e, "wall_time_days", p, kBig) * 86400.0, ++times;
+  if (times > 1) throw InputError(p, "give one of wall_time_s, wall_time_hours, wall_time_days");
+  c.bill_usd = opt_number(e, "bill_usd", p, 0, kBig);
+  c.bill_other_usd = number_or(e, "bill_other_usd", p, 0, kBig, 0);
+  if (c.bill_usd && c.bill_other_usd > *c.bill_usd)
+    throw InputError(path_key(p, "bill_other_usd"), "exceeds bill_usd");
+  if (has_key(e, "usd_per_hour")) c.usd_per_hour = get_positive(e, "usd_per_hour", p, kBig);
+  if (has_key(e, "tier")) c.tier = tier_value(e, "tier", p, false);
+  if (has_key(e, "tflops_per_chip")) c.tflops_per_chip = get_positive(e, "tflops_per_chip", p, 1e7);
+  if (has_key(e, "peak_tflops")) c.peak_tflops = get_positive(e, "peak_tflops", p, 1e7);
+  c.mfu = opt_number(e, "mfu", p, 0, 100);
+  if (has_key(e, "tokens_per_s")) c.tokens_per_s = get_positive(e, "tokens_per_s", p, kHuge);
+  if (has_key(e, "training_flops")) c.training_flops = get_positive(e, "training_flops", p, kHuge);
+  if (has_key(e, "chips_per_node")) c.chips_per_node = get_int(e, "chips_per_node", p, 1, 1000000);
+  if (has_key(e, "hbm_gb_per_chip")) c.hbm_gb_per_chip = get_positive(e, "hbm_gb_per_chip", p, 1e7);
+  if (has_key(e, "hbm_gb_per_node")) c.hbm_gb_per_node = get_positive(e, "hbm_gb_per_node", p, 1e9);
+  if (has_key(e, "hbm_tb_per_s")) c.hbm_tb_per_s = get_positive(e, "hbm_tb_per_s", p, 1e6);
+  if (has_key(e, "link_gb_per_s")) c.link_gb_per_s = get_positive(e, "link_gb_per_s", p, 1e7);
+  if (has_key(e, "network_gbps")) c.network_gbps = get_positive(e, "network_gbps", p, 1e9);
+  if (has_key(e, "collective")) {
+    const std::string cp = path_key(p, "collective");
+    const Json& col = e.at("collective");
+    check_keys(col, cp, {"bytes", "time_s", "ranks"});
+    c.collective_bytes = get_positive(col, "bytes", cp, kHuge);
+    c.collective_time_s = get_positive(col, "time_s", cp, kBig);
+    c.collective_ranks = get_int_or(col, "ranks", cp, 2, 10000000, 2);
+  }
+  return c;
+}
+
+// A claim of several figures (three plans, two prices): each part is checked as a claim. What the
+// claim states for all of them (instance, nodes, a wall time, a tier) is its parts' default; the
+// claim itself carries no figure of its own.
+Claim parse_claim_with_parts(const Json& e, const std::string& p, const std::vector<std::string_view>& figures) {
+  static const std::vector<std::string> kShared = {"instance", "nodes", "other_workload", "tier", "runs",
+                                                   "wall_time_s", "wall_time_hours", "wall_time_days"};
+  Json shared = Json::object();
+  for (auto it = e.begin(); it != e.end(); ++it) {
+    const std::string& k = it.key();
+    if (k == "id" || k == "text" || k == "reason" || k == "parts") continue;
+    if (std::find(kShared.begin(), kShared.end(), k) == kShared.end())
+      throw InputError(path_key(p, k), "a claim with parts gives its figures in the parts");
+    shared[k] = it.value();
+  }
+  parse_claim_figures(shared, p);  // the shared fields, validated where they are written
+  Claim c;
+  c.instance_id = get_string_or(e, "instance", p, "");
+  c.text = get_string_or(e, "text", p, "", kMaxTextLength);
+  c.reason = get_string_or(e, "reason", p, "", kMaxTextLength);
+  const Json& parts = get_array(e, "parts", p, 16);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const std::string pp = path_index(path_key(p, "parts"), k);
+    check_keys(parts[k], pp, figures);
+    Json merged = shared;
+    const bool own_time = has_key(parts[k], "wall_time_s") || has_key(parts[k], "wall_time_hours") ||
+                          has_key(parts[k], "wall_time_days");
+    if (own_time)
+      for (const char* t : {"wall_time_s", "wall_time_hours", "wall_time_days"}) merged.erase(t);
+    for (auto it = parts[k].begin(); it != parts[k].end(); ++it) merged[it.key()] = it.value();
+    c.parts.push_back(parse_claim_figures(merged, pp));
+  }
+  return c;
+}
+
+}  // namespace
+
 std::vector<Claim> parse_claims(const Json& doc) {
+  static const std::vector<std::string_view> kFigures = {
+      "text", "reason", "runs", "instance", "other_workload", "nodes", "wall_time_s", "wall_time_hours", "wall_time_days",
+      "bill_usd", "bill_other_usd", "usd_per_hour", "tier", "tflops_per_chip", "peak_tflops",
+      "mfu", "tokens_per_s", "training_flops", "collective", "chips_per_node", "hbm_gb_per_chip",
+      "hbm_gb_per_node", "hbm_tb_per_s", "link_gb_per_s", "network_gbps"};
+  std::vector<std::string_view> top = kFigures;
+  top.push_back("id");
+  top.push_back("parts");
   std::vector<Claim> v;
   if (!doc.is_object() || !has_key(doc, "claims")) return v;
   const Json& arr = get_array(doc, "claims", "", 200);
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string p = path_index("claims", i);
     const Json& e = arr[i];
-    check_keys(e, p, {"text", "instance", "nodes", "wall_time_s", "wall_time_hours", "wall_time_days",
-                      "bill_usd", "bill_other_usd", "usd_per_hour", "tier", "tflops_per_chip", "peak_tflops",
-                      "mfu", "tokens_per_s", "training_flops", "collective"});
-    Claim c;
-    c.text = get_string_or(e, "text", p, "", kMaxTextLength);
-    c.instance_id = get_string_or(e, "instance", p, "");
-    if (has_key(e, "nodes")) c.nodes = get_int(e, "nodes", p, 1, 1000000);
-    int times = 0;
-    if (has_key(e, "wall_time_s")) c.wall_time_s = get_positive(e, "wall_time_s", p, kBig), ++times;
-    if (has_key(e, "wall_time_hours")) c.wall_time_s = get_positive(e, "wall_time_hours", p, kBig) * 3600.0, ++times;
-    if (has_key(e, "wall_time_days")) c.wall_time_s = get_positive(e, "wall_time_days", p, kBig) * 86400.0, ++times;
-    if (times > 1) throw InputError(p, "give one of wall_time_s, wall_time_hours, wall_time_days");
-    c.bill_usd = opt_number(e, "bill_usd", p, 0, kBig);
-    c.bill_other_usd = number_or(e, "bill_other_usd", p, 0, kBig, 0);
-    if (c.bill_usd && c.bill_other_usd > *c.bill_usd)
-      throw InputError(path_key(p, "bill_other_usd"), "exceeds bill_usd");
-    if (has_key(e, "usd_per_hour")) c.usd_per_hour = get_positive(e, "usd_per_hour", p, kBig);
-    if (has_key(e, "tier")) c.tier = tier_value(e, "tier", p, false);
-    if (has_key(e, "tflops_per_chip")) c.tflops_per_chip = get_positive(e, "tflops_per_chip", p, 1e7);
-    if (has_key(e, "peak_tflops")) c.peak_tflops = get_positive(e, "peak_tflops", p, 1e7);
-    c.mfu = opt_number(e, "mfu", p, 0, 100);
-    if (has_key(e, "tokens_per_s")) c.tokens_per_s = get_positive(e, "tokens_per_s", p, kHuge);
-    if (has_key(e, "training_flops")) c.training_flops = get_positive(e, "training_flops", p, kHuge);
-    if (has_key(e, "collective")) {
-      const std::string cp = path_key(p, "collective");
-      const Json& col = e.at("collective");
-      check_keys(col, cp, {"bytes", "time_s", "ranks"});
-      c.collective_bytes = get_positive(col, "bytes", cp, kHuge);
-      c.collective_time_s = get_positive(col, "time_s", cp, kBig);
-      c.collective_ranks = get_int_or(col, "ranks", cp, 2, 10000000, 2);
-    }
+    check_keys(e, p, top);
+    Claim c = has_key(e, "parts") ? parse_claim_with_parts(e, p, kFigures) : parse_claim_figures(e, p);
+    c.id = claim_id(e, p, arr, i);
     v.push_back(c);
   }
   return v;
@@ -397,6 +474,7 @@ Json claims_json(const std::vector<ClaimCheck>& claims) {
   Json arr = Json::array();
   for (const auto& c : claims) {
     Json j = Json::object();
+    j["id"] = c.id;
     j["text"] = c.text;
     j["instance"] = c.instance_id;
     j["verdict"] = to_string(c.verdict);
@@ -448,7 +526,12 @@ void add_cost_json(Json& result, const CostReport& r) {
                           {"margin_days", c.deadline->margin_s / 86400.0}};
   }
   if (r.baseline) result["baseline"] = baseline_json(*r.baseline);
-  if (!r.claims.empty()) result["claims"] = claims_json(r.claims);
+  if (!r.claims.empty()) {
+    result["claims"] = claims_json(r.claims);
+    const VerdictCounts n = count_verdicts(r.claims);
+    result["claim_verdicts"] = {{"ok", n.ok}, {"implausible", n.implausible}, {"impossible", n.impossible},
+                                {"unchecked", n.unchecked}};
+  }
   if (!result.contains("warnings") || !result["warnings"].is_array()) result["warnings"] = Json::array();
   for (const auto& w : c.warnings) result["warnings"].push_back(w);
 }

@@ -30,10 +30,13 @@
 //                     "facility_usd_per_year", "staff_usd_per_year", "horizon_years"}
 //   "energy": {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"}
 //   "deadline_days": number, "baseline_instance": "p4d.24xlarge"
-//   "claims": [{"text", "instance", "nodes", "wall_time_s" | "wall_time_hours" | "wall_time_days",
-//               "bill_usd", "bill_other_usd", "usd_per_hour", "tier", "tflops_per_chip",
+//   "claims": [{"id" ("A12": unique), "text", "reason" (why it cannot be checked), "instance",
+//               "other_workload" (another model than the scenario's), "nodes", "wall_time_s" | "wall_time_hours" | "wall_time_days",
+//               "bill_usd", "bill_other_usd", "runs" (of the wall time, in bill_usd), "usd_per_hour", "tier", "tflops_per_chip",
 //               "peak_tflops", "mfu", "tokens_per_s", "training_flops",
-//               "collective": {"bytes", "time_s", "ranks"}}]
+//               "collective": {"bytes", "time_s", "ranks"}, "chips_per_node", "hbm_gb_per_chip",
+//               "hbm_gb_per_node", "hbm_tb_per_s", "link_gb_per_s", "network_gbps",
+//               "parts": [{the same figures, checked one by one}]}]
 #pragma once
 
 #include <optional>
@@ -66,7 +69,7 @@ struct CostReport {
 };
 
 // Adds to an estimate's result JSON: wall_time_s, cost_usd, usd_per_million_tokens, energy_kwh,
-// co2e_kg (null when unknown), bill, owned (if any), deadline, baseline, claims (if any), and
+// co2e_kg (null when unknown), bill, owned (if any), deadline, baseline, claims and claim_verdicts (counts; if any), and
 // appends the cost warnings to result["warnings"].
 void add_cost_json(Json& result, const CostReport& r);
 

@@ -149,8 +149,9 @@ std::string cost_text(const CostReport& r) {
   if (b.energy_known)
     o << "energy " << format_fixed(b.energy_kwh, 0) << " kWh, " << format_fixed(b.co2e_kg, 0) << " kg CO2e\n";
   if (c.owned) o << "owned cluster: " << format_usd(c.owned->total_usd) << " for the campaign, " << format_usd(c.owned->usd_per_year) << " per year\n";
+  if (!r.claims.empty()) o << "\n" << describe(count_verdicts(r.claims)) << "\n";
   for (const auto& cl : r.claims) {
-    o << "\nclaim: " << cl.text << "\n  verdict: " << to_string(cl.verdict) << "\n";
+    o << "\nclaim" << (cl.id.empty() ? "" : " " + cl.id) << ": " << cl.text << "\n  verdict: " << to_string(cl.verdict) << "\n";
     for (const auto& why : cl.reasons) o << "  - " << why << "\n";
   }
   for (const auto& w : c.warnings) o << "warning: " << w << "\n";

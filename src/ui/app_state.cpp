@@ -124,6 +124,15 @@ bool run_one_job(AppState& s) {
     p.done = true;
     return true;
   }
+  for (auto& c : s.seeds) {
+    if (c.verdicts_done) continue;
+    const Outcome& o = evaluate_doc(s, c.doc);
+    c.verdicts = !o.ok ? "not evaluated: " + o.error
+                 : o.cost && !o.cost->claims.empty() ? describe(count_verdicts(o.cost->claims))
+                                                      : "no claims";
+    c.verdicts_done = true;
+    return true;
+  }
   return false;
 }
 
@@ -334,6 +343,8 @@ bool work_pending(const AppState& s) {
     if (!r.done) return true;
   for (const auto& p : s.scaling)
     if (!p.done) return true;
+  for (const auto& c : s.seeds)
+    if (!c.verdicts_done) return true;
   return false;
 }
 

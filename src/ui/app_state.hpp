@@ -75,6 +75,9 @@ struct SeedCase {
   std::string id;           // "case-a" for presets/scenarios/case-a.json
   std::string name, description;
   io::Json doc;
+  // Its claims' verdict counts ("46 claims: 12 ok, ..."), computed once when time allows (update()).
+  bool verdicts_done = false;
+  std::string verdicts;
 };
 
 struct Banner {

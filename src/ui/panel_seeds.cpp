@@ -20,18 +20,20 @@ void panel_seeds(AppState& s) {
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
+    ImGui::SameLine();
+    text_disabled(c.verdicts_done ? c.verdicts : std::string("claims: checking..."));
     ImGui::PopID();
   }
   const Outcome* o = shown(s);
   if (!o || !o->cost || o->cost->claims.empty()) return;
   ImGui::Separator();
-  text("Claims of this case, checked:");
+  text("Claims of this case, checked (" + describe(count_verdicts(o->cost->claims)) + "):");
   for (const auto& c : o->cost->claims) {
     const ImU32 color = c.verdict == Verdict::ok ? kColorGood
                         : c.verdict == Verdict::unchecked ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
                         : c.verdict == Verdict::implausible ? kColorAccent
                                                               : kColorBad;
-    text_colored(color, std::string("[") + to_string(c.verdict) + "] ");
+    text_colored(color, std::string("[") + to_string(c.verdict) + "] " + c.id);
     ImGui::SameLine();
     text_wrapped(c.text);
     ImGui::Indent();
