@@ -86,6 +86,37 @@ TEST_F(Headless, DefaultScenarioAnswersTheMainQuestion) {
   expect_finite_text(drawn, "default");
 }
 
+// The seeds panel shows each case's verdict counts, the same as the command line's report.
+TEST_F(Headless, SeedsPanelCountsEachCasesVerdicts) {
+  frames(1);
+  while (work_pending(state)) update(state, 1e9);
+  // The panel alone (its header is closed by default), logged as frames() logs the page.
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
+  ImGui::NewFrame();
+  ImGui::Begin("seeds");
+  logged().clear();
+  ImGui::LogToClipboard();
+  panel_seeds(state);
+  ImGui::LogFinish();
+  ImGui::End();
+  ImGui::Render();
+  const std::string drawn = logged();
+  ASSERT_GE(state.seeds.size(), 5u);
+  int with_claims = 0;
+  for (const auto& seed : state.seeds) {
+    SCOPED_TRACE(seed.id);
+    ASSERT_TRUE(seed.verdicts_done);
+    if (seed.id.rfind("case-", 0) != 0) continue;
+    ++with_claims;
+    const io::Job job = io::parse_job(seed.doc, state.lib, seed.id);
+    const io::Result r = io::evaluate(job, state.lib);
+    ASSERT_TRUE(r.cost);
+    EXPECT_EQ(seed.verdicts, describe(count_verdicts(r.cost->claims)));
+    EXPECT_NE(drawn.find(seed.verdicts), std::string::npos) << seed.verdicts;
+  }
+  EXPECT_EQ(with_claims, 5);
+}
+
 TEST_F(Headless, EveryModelEveryInstanceEverySeedDrawsFiniteText) {
   std::vector<std::pair<std::string, io::Json>> docs;
   for (const auto& m : state.lib.models) {
