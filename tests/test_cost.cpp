@@ -980,6 +980,11 @@ TEST(SeedScenarios, KeyClaimReasons) {
   // C20: 3 x 14.2 min at $32.77/h = $23.27, the author's $23.3; $32.77 was the list price until 2025-05-31.
   EXPECT_TRUE(contains(reasons(cc, "C20"), "= $23.27, as claimed")) << reasons(cc, "C20");
   EXPECT_TRUE(contains(reasons(cc, "C20"), "the list price until 2025-05-31")) << reasons(cc, "C20");
+  // A price or bill matching no public rate says what it was compared with: p4d's 1-year reserved
+  // rate is $13.92/h (presets/instances.json), nothing lists $18.62.
+  EXPECT_TRUE(contains(reasons(cc, "C16"), "no other tier of p4d.24xlarge, no earlier list price and no reserved_1y "
+                                           "price of another instance is within 2% of it")) << reasons(cc, "C16");
+  EXPECT_TRUE(contains(reasons(cc, "C20"), "compared with on_demand $21.96, reserved_1y $13.92")) << reasons(cc, "C20");
   // Case B names a baseline: the saving against p4d.24xlarge and the payback are computed.
   const auto b = report("presets/scenarios/case-b-vit-l16.json");
   ASSERT_TRUE(b.baseline);

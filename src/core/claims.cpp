@@ -182,7 +182,10 @@ void check_price(ClaimCheck& c, const Claim& cl, const Platform& pf, const Claim
       } else {
         raise(c, Verdict::implausible);
         c.reasons.push_back(usd(claimed) + "/h is not the list price (" + fmt("%+.1f", d * 100) +
-                            "%): " + list_what + matches);
+                            "%): " + list_what +
+                            (matches.empty() ? "; no other tier of " + pf.inst->id + ", no earlier list price and no " +
+                                                   cl.tier + " price of another instance is within 2% of it"
+                                             : matches));
       }
     } else {
       raise(c, Verdict::implausible);
@@ -333,12 +336,16 @@ void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimC
                                  " over " + count(ih) + " instance-hours (" + basis + ", " +
                                  std::to_string(pf.nodes) + " x " + pf.inst->id + ") is " + usd(implied) +
                                  " per instance-hour";
+        // Every rate it was compared with, so that a reader can see none is near.
+        std::string all;
+        for (const auto& r : rates) all += (all.empty() ? "" : ", ") + r.tier + " " + usd(r.usd_per_hour);
         if (implied < lo.usd_per_hour * (1 - ctx.price_tolerance)) {
           raise(c, Verdict::implausible);
-          c.reasons.push_back(head + ": implausibly cheap, below every public rate (lowest: " + lo.what + ")");
+          c.reasons.push_back(head + ": implausibly cheap, below every public rate (lowest: " + lo.what +
+                              "; compared with " + all + ")");
         } else if (implied > hi.usd_per_hour * (1 + ctx.price_tolerance)) {
           raise(c, Verdict::implausible);
-          c.reasons.push_back(head + ": above every public rate (highest: " + hi.what + ")");
+          c.reasons.push_back(head + ": above every public rate (highest: " + hi.what + "; compared with " + all + ")");
         } else {
           raise(c, Verdict::ok);
           c.reasons.push_back(head + ": within the public rates (" + usd(lo.usd_per_hour) + " to " +
