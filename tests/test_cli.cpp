@@ -89,6 +89,30 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {
   }
 }
 
+// --model-config puts a config.json into the scenario's model: the same job as the preset of the
+// same model, and a bad config named by its key, exit 2.
+TEST(Cli, ModelConfigIsTheScenariosModel) {
+  const std::string dir = std::string(TRAINCALC_SOURCE_DIR) + "/tests/data/hf_configs/";
+  const CliRun preset = cli("estimate -", scenario());
+  const CliRun hf = cli("estimate - --model-config " + dir + "llama-3.1-8b.json", scenario());
+  ASSERT_EQ(hf.status, 0) << hf.err;
+  const auto a = nlohmann::json::parse(preset.out), b = nlohmann::json::parse(hf.out);
+  EXPECT_EQ(a["step_time_s"], b["step_time_s"]);
+  EXPECT_DOUBLE_EQ(b["params"].get<double>(), 8030261248.0);
+  const CliRun cmp = cli("compare - --format csv --instances p5.48xlarge --model-config " + dir + "gpt2.json",
+                         scenario());
+  EXPECT_EQ(cmp.status, 0) << cmp.err;
+  const std::string bad = testing::TempDir() + "tc_cli_bad_config.json";
+  std::ofstream(bad) << R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32})";
+  const CliRun r = cli("estimate - --model-config " + bad, scenario());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: model.hf_config.num_attention_heads: missing (required)\n");
+  const CliRun missing = cli("estimate - --model-config /nonexistent/config.json", scenario());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/config.json"), std::string::npos) << missing.err;
+  std::remove(bad.c_str());
+}
+
 TEST(Cli, UnknownIdListsTheNearest) {
   const CliRun r = cli("estimate -", R"({"model":"llama3-8b","instance":"p5.48xlarge"})");
   EXPECT_NE(r.err.find("llama3.1-8b"), std::string::npos) << r.err;

@@ -192,6 +192,27 @@ TEST_F(Headless, ImportAndExportRoundTrip) {
   EXPECT_NE(state.banners.back().text.find("nodez"), std::string::npos) << state.banners.back().text;
 }
 
+// A config.json opened, dropped or pasted on the page becomes the model of the scenario shown;
+// the instance and the rest of the scenario stay.
+TEST_F(Headless, AConfigJsonBecomesTheModel) {
+  frames(1);
+  const io::Json instance = state.doc["instance"];
+  const std::string config = R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_embd": 768,
+    "n_head": 12, "n_layer": 12, "n_positions": 1024, "vocab_size": 50257, "bos_token_id": 50256})";
+  ASSERT_TRUE(import_scenario(state, "config.json", config));
+  EXPECT_EQ(state.doc["instance"], instance);
+  EXPECT_EQ(state.doc["model"]["hf_config"]["model_type"], "gpt2");
+  const std::string drawn = frames(2);
+  ASSERT_TRUE(state.current.ok);
+  EXPECT_DOUBLE_EQ(state.current.est.params, 124439808.0);  // GPT-2 small, tied embeddings
+  EXPECT_NE(drawn.find("from config.json: gpt2"), std::string::npos);
+  EXPECT_NE(drawn.find("not used by the estimate: bos_token_id"), std::string::npos);
+  expect_finite_text(drawn, "config.json model");
+  EXPECT_FALSE(import_scenario(state, "bad.json", R"({"model_type": "gpt2", "n_embd": 768})"));
+  EXPECT_EQ(state.banners.back().text.rfind("Model config not imported: model.hf_config.n_layer: missing", 0), 0u)
+      << state.banners.back().text;
+}
+
 TEST_F(Headless, TheMirrorCarriesTheResults) {
   frames(3);
   const io::Json m = mirror_json(state);

@@ -80,15 +80,26 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
-  importInput.addEventListener('change', async () => {
-    const file = importInput.files && importInput.files[0];
-    importInput.value = '';
-    if (!file) return;
+  // A scenario, or a config.json for its model (the import tells them apart).
+  async function importFile(file) {
     if (file.size > 1 << 20) {
       callString('tc_report_error', [file.name + ': larger than 1 MiB, not a scenario file']);
       return;
     }
     callString('tc_import', [file.name, await file.text()]);
+  }
+  importInput.addEventListener('change', async () => {
+    const file = importInput.files && importInput.files[0];
+    importInput.value = '';
+    if (file) await importFile(file);
+  });
+
+  // A scenario or config.json dropped on the page takes the same path as one opened.
+  window.addEventListener('dragover', (e) => { e.preventDefault(); });
+  window.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (file && runtimeReady) await importFile(file);
   });
 
   // ---- operators' presets: presets.json beside the page lists preset files --------------------
@@ -143,7 +154,13 @@
   window.addEventListener('paste', (e) => {
     if (!runtimeReady || !canvasHasFocus()) return;
     const text = e.clipboardData && e.clipboardData.getData('text');
-    if (text && callString('tc_paste', [text])) e.preventDefault();
+    if (text && callString('tc_paste', [text])) {
+      e.preventDefault();
+    } else if (text && /^\s*\{/.test(text)) {
+      // Outside a text field, pasted JSON is imported: a scenario, or a config.json as its model.
+      e.preventDefault();
+      callString('tc_import', ['pasted text', text]);
+    }
   });
   canvas.addEventListener('mousedown', () => canvas.focus());
   canvas.addEventListener('webglcontextlost', (e) => {

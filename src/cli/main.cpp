@@ -20,8 +20,9 @@ namespace {
 constexpr const char* kUsage = R"(traincalc: training time, utilization and memory of a model on a cluster
 
 usage:
-  traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
-  traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown] [--presets DIR]
+  traincalc estimate FILE.json|-  [--format json|text] [--model-config CONFIG.json] [--presets DIR]
+  traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown]
+                                 [--model-config CONFIG.json] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
   traincalc list accelerators|instances|models|frameworks|fields [--format text|json|markdown] [--presets DIR]
   traincalc --help | --version
@@ -35,6 +36,9 @@ validate  estimates every published run of a CSV (tests/data/published_runs.csv)
           the scenario of one row and its estimate.
 list      prints the preset ids with their names; fields: the scenario's fields (the reference in
           docs/scenario-fields.md is `list fields --format markdown`).
+--model-config CONFIG.json  a Hugging Face config.json as the scenario's model: the same as
+          writing "model": {"hf_config": {...}} (the scenario's model name and seq_len, if it
+          gives them inline, are kept). See docs/hf-config.md.
 --presets DIR  merges every *.json preset file in DIR over the built-in presets.
 )";
 
@@ -45,6 +49,7 @@ struct Args {
   std::string presets_dir;
   std::string row_id;
   std::string instances;
+  std::string model_config;
 };
 
 struct UsageError {
@@ -65,6 +70,8 @@ Args parse_args(int argc, char** argv) {
       a.instances = value("--instances");
     } else if (arg == "--row") {
       a.row_id = value("--row");
+    } else if (arg == "--model-config") {
+      a.model_config = value("--model-config");
     } else if (arg == "--presets") {
       a.presets_dir = value("--presets");
     } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--help" && arg != "-h" &&
@@ -101,9 +108,22 @@ tc::io::PresetLibrary library(const Args& a) {
   return lib;
 }
 
+// With --model-config, the config file's object becomes the scenario's model.hf_config: one path
+// for a config given on the command line and one written into the scenario.
 tc::io::Job read_job(const Args& a, const tc::io::PresetLibrary& lib) {
   const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
-  return tc::io::parse_job_text(read_input(a.positional[0]), lib, label);
+  const std::string text = read_input(a.positional[0]);
+  if (a.model_config.empty()) return tc::io::parse_job_text(text, lib, label);
+  tc::io::Json doc = tc::io::parse_json(text, label);
+  tc::io::require_object(doc, label);
+  tc::io::Json model = tc::io::Json::object();
+  if (const auto it = doc.find("model"); it != doc.end() && it->is_object()) {
+    for (const char* k : {"name", "seq_len"})
+      if (it->contains(k)) model[k] = it->at(k);
+  }
+  model["hf_config"] = tc::io::parse_json(read_input(a.model_config), a.model_config);
+  doc["model"] = std::move(model);
+  return tc::io::parse_job(doc, lib, label);
 }
 
 int cmd_estimate(const Args& a) {

@@ -192,6 +192,25 @@ struct LayerTimes {
   double cp = 0, ep_fwd = 0, ep_bwd = 0;
 };
 
+// Multi-head latent attention's projections up to the output projection (DeepSeek-V3, arXiv
+// 2412.19437, Section 2.1.1): the down-projections to the latents (and the shared rotary key) are
+// small and taken as replicated on every tp rank; the up-projections split by heads over tp.
+void mla_projections(const Ctx& x, LayerTimes& r) {
+  const ModelShape& m = x.m;
+  const double t = x.pl.tp, T = x.tokens_mb, h = m.hidden, n = m.heads / t, qk = head_dim(m);
+  const bool frozen = frozen_base(x.sc);
+  const double down = m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim;
+  const Ctx::Pass passes[] = {
+      x.linear(T, m.q_lora_rank > 0 ? down : m.kv_lora_rank + m.qk_rope_head_dim, h, frozen),
+      m.q_lora_rank > 0 ? x.linear(T, n * qk, m.q_lora_rank, frozen) : x.linear(T, n * qk, h, frozen),
+      x.linear(T, n * (qk - m.qk_rope_head_dim + m.v_head_dim), m.kv_lora_rank, frozen),
+  };
+  for (const auto& p : passes) {
+    r.matmul_fwd += p.fwd;
+    r.matmul_bwd += p.bwd;
+  }
+}
+
 // Per-layer, per-micro-batch times on one device, by kind of work; each part adds to r.
 void layer_gemms(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
@@ -206,8 +225,12 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
   // FFN-out split inputs over the tp ranks. KV heads are replicated when tp exceeds them.
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
   const double q = attention_width(m);
-  add(x.linear(T, q / t + 2 * kv_local, h, frozen));
-  add(x.linear(T, h, q / t, frozen));
+  if (is_mla(m)) {
+    mla_projections(x, r);
+  } else {
+    add(x.linear(T, q / t + 2 * kv_local, h, frozen));
+  }
+  add(x.linear(T, h, value_width(m) / t, frozen));
   const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
   if (m.moe_experts > 0) {
     // Balanced routing: each local expert sees the routed tokens of the data replicas in its ep
@@ -243,11 +266,12 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
 
 void layer_attention(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
-  const double t = x.pl.tp, T = x.tokens_mb, q = attention_width(m);
-  // Attention scores and context: 4 b s_q s_kv h FLOPs forward; FlashAttention skips the masked
-  // half for causal models and its backward costs 2.5 forwards (Dao 2023, Section 3).
+  const double t = x.pl.tp, T = x.tokens_mb, q = attention_width(m), v = value_width(m);
+  // Attention scores and context: 2 b s_q s_kv (h_qk + h_v) FLOPs forward (4 b s_q s_kv h when
+  // both are h); FlashAttention skips the masked half for causal models and its backward costs
+  // 2.5 forwards (Dao 2023, Section 3).
   const double s_kv = x.s;
-  double attn_flops = 4.0 * T * s_kv * q / t;
+  double attn_flops = 2.0 * T * s_kv * (q + v) / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
     const bool v3 = x.sc.framework.attention_v3_kernels && x.cal().attention_v3_efficiency > 0;
@@ -418,7 +442,7 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
   const double q = attention_width(m);
-  double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * q / t +
+  double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * value_width(m) / t +
                 mask * T * h * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
@@ -456,6 +480,24 @@ int tokens_per_sample(const ModelShape& m) {
   return m.kind == ModelKind::vit ? vit_tokens(m) : m.seq_len;
 }
 
+namespace {
+std::optional<InputProblem> check_mla(const ModelShape& m) {
+  auto bad = [](const char* f, std::string why) { return InputProblem{std::string("model.") + f, why}; };
+  if (m.q_lora_rank < 0 || m.kv_lora_rank < 0 || m.qk_rope_head_dim < 0 || m.v_head_dim < 0)
+    return bad("kv_lora_rank", "latent attention sizes must not be negative");
+  if (!is_mla(m)) {
+    if (m.q_lora_rank + m.qk_rope_head_dim + m.v_head_dim != 0)
+      return bad("kv_lora_rank", "must be set with q_lora_rank, qk_rope_head_dim or v_head_dim");
+    return std::nullopt;
+  }
+  if (m.v_head_dim <= 0) return bad("v_head_dim", "must be positive with latent attention");
+  if (m.qk_rope_head_dim >= head_dim(m))
+    return bad("qk_rope_head_dim", "must be below head_dim (" + num(head_dim(m)) + ")");
+  if (m.kv_heads != m.heads) return bad("kv_heads", "must equal heads with latent attention");
+  return std::nullopt;
+}
+}  // namespace
+
 std::optional<InputProblem> check_model(const ModelShape& m) {
   auto bad = [](const char* f, std::string why) { return InputProblem{std::string("model.") + f, why}; };
   if (m.layers <= 0) return bad("layers", "must be positive");
@@ -480,7 +522,10 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   if (m.moe_experts > 0 && (m.moe_top_k <= 0 || m.moe_top_k > m.moe_experts))
     return bad("moe_top_k", "must be between 1 and moe_experts (" + num(m.moe_experts) + ")");
   if (m.moe_experts == 0 && m.moe_top_k != 0) return bad("moe_top_k", "set without moe_experts");
-  return std::nullopt;
+  if (m.dense_layers < 0 || m.dense_layers >= m.layers || (m.dense_layers > 0 && m.moe_experts == 0))
+    return bad("dense_layers", "must be below layers (" + num(m.layers) + ") and needs moe_experts");
+  if (m.dense_layers > 0 && m.dense_ffn_hidden <= 0) return bad("dense_ffn_hidden", "must be positive");
+  return check_mla(m);
 }
 
 std::optional<InputProblem> check_plan(const Scenario& s) {
@@ -558,7 +603,7 @@ double model_flops_per_token(const Scenario& s) {
   const ModelShape& m = s.model;
   const ParamCounts c = count_params(m);
   // Matmul parameters: all but the embedding tables; the output layer counts even when tied.
-  double matmul = m.layers * c.per_layer_active;
+  double matmul = c.layers_active;
   if (m.kind == ModelKind::vit) {
     matmul += static_cast<double>(m.patch_size) * m.patch_size * m.channels * m.hidden;
   } else {
@@ -566,7 +611,9 @@ double model_flops_per_token(const Scenario& s) {
   }
   // Causal attention needs only the unmasked half of the score matrix (Megatron-Bridge's and
   // FlashAttention's FLOP counts halve it); counting the masked half would let MFU pass 1.
-  const double attention = 12.0 * m.layers * attention_width(m) * tokens_per_sample(m) * causal_share(m);
+  // Scores take the query/key width, context the value width (they differ under MLA).
+  const double attention = 6.0 * m.layers * (attention_width(m) + value_width(m)) * tokens_per_sample(m) *
+                           causal_share(m);
   if (s.mode == TrainingMode::lora) {
     // Frozen weights: forward and activation gradients only; adapters train fully.
     return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_params(m, s.lora_rank);
@@ -800,7 +847,8 @@ void fill_rates(Estimate& out, const Scenario& s, double step) {
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
   // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
   // the attention scores for selective.
-  const double attention_fwd_per_token = 4.0 * m.layers * attention_width(m) * s_len * causal_share(m);
+  const double attention_fwd_per_token =
+      2.0 * m.layers * (attention_width(m) + value_width(m)) * s_len * causal_share(m);
   double replay = 0;
   if (full_rc) replay = out.model_flops_per_step / 3.0;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;

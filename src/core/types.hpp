@@ -110,6 +110,20 @@ struct ModelShape {
   int moe_experts = 0;
   int moe_top_k = 0;
   int moe_shared_experts = 0;
+  // Layers of a mixture-of-experts model that have a dense FFN of dense_ffn_hidden instead of
+  // experts (DeepSeek-V3's first_k_dense_replace, Qwen-MoE's mlp_only_layers). Counted exactly in
+  // the parameters; timed and held in memory as expert layers (see docs/hf-config.md).
+  int dense_layers = 0;
+  int dense_ffn_hidden = 0;
+  // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, Section 2.1; DeepSeek-V3, arXiv
+  // 2412.19437, Section 2.1.1): keys and values come from a kv_lora_rank latent (plus one shared
+  // rotary key of qk_rope_head_dim), queries from a q_lora_rank latent (0: straight from hidden).
+  // With MLA, head_dim is a query/key head's width (nope + rope) and v_head_dim a value head's;
+  // kv_heads = heads. kv_lora_rank 0: standard (grouped-query) attention, v_head_dim unused.
+  int q_lora_rank = 0;
+  int kv_lora_rank = 0;
+  int qk_rope_head_dim = 0;
+  int v_head_dim = 0;
   // ViT
   int image_size = 0;
   int patch_size = 0;

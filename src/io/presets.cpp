@@ -7,10 +7,13 @@
 #include <sstream>
 
 #include "io/embedded.hpp"
+#include "io/limits.hpp"
 
 namespace tc::io {
 
 namespace {
+
+using namespace limits;
 
 // Limits that no real hardware or model reaches: past them an input is a typo or an attack on
 // the calculator (loops over layers, allocations per chip), not a design.
@@ -25,14 +28,6 @@ constexpr double kMaxLatencyUs = 1e6;
 constexpr double kMaxNetworkGbps = 1e7;
 constexpr double kMaxHostPowerW = 1e7;
 constexpr double kMaxPriceUsd = 1e6;
-constexpr int kMaxLayers = 100000;
-constexpr int kMaxHidden = 1000000;
-constexpr int kMaxFfnHidden = 10000000;
-constexpr int kMaxHeads = 100000;
-constexpr int kMaxSeqLen = 10000000;
-constexpr int kMaxVocab = 10000000;
-constexpr int kMaxExperts = 100000;
-constexpr int kMaxImageSize = 100000;
 constexpr double kMaxParams = 1e15;
 constexpr std::size_t kMaxIdLength = 64;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
@@ -468,7 +463,7 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
     m.kv_heads = m.heads;
   }
   // Optional: most models use hidden / heads.
-  m.head_dim = get_int_or(j, "head_dim", path, 0, 65536, m.head_dim);
+  m.head_dim = get_int_or(j, "head_dim", path, 0, kMaxHeadDim, m.head_dim);
   // A ViT's sequence follows from image and patch; giving it is allowed but must agree.
   const bool has_seq = vit ? has_key(j, "seq_len") : f.want("seq_len", true);
   if (has_seq) m.seq_len = get_int(j, "seq_len", path, 1, kMaxSeqLen);

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "io/hf_config.hpp"
+
 namespace tc::io {
 
 namespace {
@@ -76,6 +78,11 @@ void read_model(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib) {
     const std::string id = to_string_value(mj, "model");
     spec.scenario.model = lib.require_model(id, "model");
     spec.model_id = id;
+  } else if (is_hf_model(mj)) {
+    HfModel hf = parse_hf_model(mj, "model");
+    spec.scenario.model = std::move(hf.model);
+    spec.model_notes = std::move(hf.notes);
+    spec.model_id = "custom";
   } else {
     spec.scenario.model = parse_inline_model(mj, "model", lib);
     spec.model_id = "custom";
@@ -293,7 +300,7 @@ namespace {
 
 // The warnings about the inputs, in the order the estimate shows them.
 std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
-  std::vector<std::string> w;
+  std::vector<std::string> w = spec.model_notes;
   if (!spec.cluster_warning.empty()) w.push_back(spec.cluster_warning);
   w.insert(w.end(), spec.training_warnings.begin(), spec.training_warnings.end());
   if (!spec.rounding_warning.empty()) w.push_back(spec.rounding_warning);

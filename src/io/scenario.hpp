@@ -22,8 +22,9 @@ struct ScenarioSpec {
   int node_chips = 0;           // the instance's chips per node, before part of one is taken
   bool framework_given = false; // else the accelerator's default framework
   std::vector<std::string> compare_instances;
-  // What the estimate is told about the inputs, in this order: the cluster (a part of a node,
+  // What the estimate is told about the inputs, in this order: the model, the cluster (a part of a node,
   // partly filled nodes), the training amount, the rounding of BF16 master weights.
+  std::vector<std::string> model_notes;  // a model from a config.json: what it approximates
   std::string cluster_warning;
   std::vector<std::string> training_warnings;
   std::string rounding_warning;

@@ -35,7 +35,9 @@ const std::vector<FieldDef>& scenario_fields() {
       {"name", "", T::text, "", 0, 0, "", "Shown as the scenario's title.", ""},
       {"description", "", T::text, "", 0, 0, "", "What the scenario is about.", ""},
       {"source", "", T::text, "", 0, 0, "", "Where its figures come from.", ""},
-      {"model", "m", T::id, "", 0, 0, "", "A preset model (traincalc list models), or an inline shape.", ""},
+      {"model", "m", T::id, "", 0, 0, "",
+       "A preset model (traincalc list models), an inline shape, or {\"hf_config\": a Hugging Face config.json, "
+       "\"seq_len\", \"name\"} (docs/hf-config.md).", ""},
       {"instance", "i", T::id, "", 0, 0, "", "A preset instance (traincalc list instances), or an inline one.", ""},
       {"compare_instances", "c", T::id_list, "", 0, 0, "the instance",
        "Instances `traincalc compare` and the comparison panel run the same job on.", ""},

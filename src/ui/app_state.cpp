@@ -6,6 +6,7 @@
 
 #include "io/compare.hpp"
 #include "io/embedded.hpp"
+#include "io/hf_config.hpp"
 #include "io/report.hpp"
 #include "io/url_state.hpp"
 #include "ui/format.hpp"
@@ -260,14 +261,23 @@ bool merge_presets(AppState& s, const std::string& label, const std::string& tex
 }
 
 bool import_scenario(AppState& s, const std::string& label, const std::string& text) {
+  bool config = false;
   try {
     io::Json doc = io::parse_json(text, label);
+    // A Hugging Face config.json becomes the model of the scenario shown; the rest stays.
+    config = io::is_hf_config_document(doc);
+    if (config) {
+      io::Json scenario = s.doc;
+      scenario["model"] = io::Json::object();
+      scenario["model"]["hf_config"] = std::move(doc);
+      doc = std::move(scenario);
+    }
     io::parse_scenario(doc, s.lib, label);  // reject it whole rather than show a broken scenario
     set_scenario(s, std::move(doc), "");
-    s.status = "Imported " + label;
+    s.status = (config ? "Model read from " : "Imported ") + label;
     return true;
   } catch (const io::InputError& e) {
-    s.banners.push_back({std::string("Scenario not imported: ") + e.what(), true});
+    s.banners.push_back({std::string(config ? "Model config not imported: " : "Scenario not imported: ") + e.what(), true});
     return false;
   }
 }

@@ -314,6 +314,18 @@ void hardware_fields(AppState& s) {
   if (id_picker("model", model, model_items(s), s.view.model_filter)) doc_set(s.doc, "model", model);
   remember_rect("model");
   sources_tooltip(s, "model", model);
+  // A model from a Hugging Face config.json: the shape its configuration maps to (io/hf_config).
+  if (const io::Json* hf = doc_get(s.doc, "model.hf_config")) {
+    const io::Json* name = doc_get(s.doc, "model.name");
+    const io::Json* id = hf->is_object() && hf->contains("_name_or_path") ? &hf->at("_name_or_path") : nullptr;
+    const io::Json* type = hf->is_object() && hf->contains("model_type") ? &hf->at("model_type") : nullptr;
+    const io::Json* shown = name ? name : id ? id : type;
+    ImGui::TextDisabled("from config.json: %s", shown && shown->is_string() ? shown->get<std::string>().c_str() : "");
+  }
+  ImGui::SameLine();
+  help_marker("Any Hugging Face model: paste its config.json (Ctrl+V outside a field), drop the file on the "
+              "page, or Import it. Notes under the results say what the mapping approximates and which "
+              "keys it did not use.");
   std::string inst = doc_string(s, "instance", "custom");
   if (id_picker("instance", inst, instance_items(s), s.view.instance_filter)) doc_set(s.doc, "instance", inst);
   remember_rect("instance");
