@@ -439,8 +439,10 @@ const std::vector<Breakage>& breakages() {
       {"global_batch", [](Json& d, Gen&) { d["global_batch"] = 0; }},
       {"global_batch", [](Json& d, Gen&) { d["global_batch"] = -512; }},
       {"global_batch", [](Json& d, Gen&) {
+         // Asked for exactly: without global_batch_exact the nearest batch that splits is used.
          const long long per = d["micro_batch"].get<long long>() * d["parallel"]["dp"].get<long long>();
          d["global_batch"] = per > 1 ? per * 3 + 1 : 0;
+         d["global_batch_exact"] = true;
        }},
       {"recompute", [](Json& d, Gen&) { d["recompute"] = "sometimes"; }},
       {"training.tokens", [](Json& d, Gen&) { d["training"].erase("samples"); d["training"].erase("epochs"); d["training"]["tokens"] = -1; }},

@@ -841,6 +841,7 @@ void fill_rates(Estimate& out, const Scenario& s, double step) {
   const bool sel_rc = s.plan.recompute == Recompute::selective;
   const int s_len = tokens_per_sample(m);
   const double tokens_per_step = static_cast<double>(s.global_batch) * s_len;
+  out.global_batch = s.global_batch;
   out.tokens_per_s = tokens_per_step / step;
   out.samples_per_s = static_cast<double>(s.global_batch) / step;
   out.tokens_per_s_per_chip = out.tokens_per_s / out.chips;

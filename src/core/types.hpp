@@ -148,6 +148,9 @@ struct PlanRequest {
   int zero = kAuto;
   int micro_batch = kAuto;
   int recompute = kAuto;          // a Recompute value or kAuto
+  // false: a global batch that no plan splits over the cluster is replaced by the nearest that
+  // one does (a warning names both); true: no plan then, and the error names the nearest fixes.
+  bool exact_global_batch = false;
 };
 
 // Framework behaviour that is not hardware: overlap of communication, gradient precision.
@@ -216,6 +219,7 @@ struct Estimate {
   double tokens_per_s = 0;
   double samples_per_s = 0;
   double tokens_per_s_per_chip = 0;
+  long long global_batch = 0;           // sequences per step the estimate ran with
   double model_flops_per_step = 0;
   double hardware_flops_per_step = 0;
   double mfu = 0, hfu = 0;

@@ -33,7 +33,7 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
                {"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)},
                {"grad_accum", e.grad_accum}, {"expert_tp", expert_tp(p)}};
   j["plans_considered"] = e.plans_considered;
-  j["global_batch"] = s.global_batch;
+  j["global_batch"] = e.global_batch;  // the scenario's, or the nearest that splits (a warning says so)
   j["params"] = e.params;
   j["active_params"] = e.active_params;
   j["step_time_s"] = e.step_time_s;

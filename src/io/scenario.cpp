@@ -183,6 +183,7 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
                                                                             : Recompute::selective);
   spec.scenario.global_batch =
       int_field_or(doc, "global_batch", default_global_batch(spec.scenario.model));
+  r.exact_global_batch = flag_field(doc, "global_batch_exact");
 }
 
 void read_training(ScenarioSpec& spec, const Json& doc) {
@@ -307,10 +308,29 @@ std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
   return w;
 }
 
+std::string fixes_text(const BatchFixes& f, int chips) {
+  std::vector<std::string> ways;
+  auto list = [](const auto& values) {
+    std::string out;
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? " or " : "") + std::to_string(values[i]);
+    return out;
+  };
+  if (!f.nodes.empty()) ways.push_back("nodes " + list(f.nodes));
+  if (!f.global_batches.empty()) ways.push_back("global_batch " + list(f.global_batches));
+  if (f.chips > 0) ways.push_back("chips " + std::to_string(f.chips) + " (" + std::to_string(chips - f.chips) + " idle)");
+  std::string out;
+  for (std::size_t i = 0; i < ways.size(); ++i) out += (i ? ", " : "") + ways[i];
+  return out.empty() ? "" : "; nearest that work: " + out;
+}
+
 }  // namespace
+
+BatchFixes global_batch_fixes(const ScenarioSpec& spec) { return batch_fixes(spec.scenario, spec.request); }
 
 Estimate run_estimate(const ScenarioSpec& spec) {
   const SearchResult r = search_plan(spec.scenario, spec.request);
+  if (!r.best && r.why_none.field == "global_batch")
+    throw InputError(r.why_none.field, r.why_none.reason + fixes_text(global_batch_fixes(spec), chips_of(spec.scenario)));
   if (!r.best) throw InputError(r.why_none.field, r.why_none.reason);
   Estimate e = *r.best;
   const std::vector<std::string> w = scenario_warnings(spec);

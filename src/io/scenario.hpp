@@ -43,7 +43,9 @@ ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
 ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes);
 
 // Resolves auto knobs (or checks a fixed plan) and estimates. Throws InputError naming the field
-// when the plan is invalid or no plan is possible.
+// when the plan is invalid or no plan is possible; a global batch that splits over no plan (with
+// global_batch_exact) names the nearest fixes, which global_batch_fixes() gives as data.
 Estimate run_estimate(const ScenarioSpec& spec);
+BatchFixes global_batch_fixes(const ScenarioSpec& spec);
 
 }  // namespace tc::io

@@ -52,8 +52,13 @@ const std::vector<FieldDef>& scenario_fields() {
       {"micro_batch", "mb", T::integer_auto, "sequences", 1, 1000000, "auto",
        "Sequences per device per forward pass.", ""},
       {"global_batch", "gb", T::integer, "sequences", 1, 1e9, "about 4M tokens per step; 1024 images for ViT",
-       "Sequences per optimizer step.", "Llama 3 and GPT-3 trained with 4M-token batches (Touvron et al. 2023, "
-       "Brown et al. 2020)"},
+       "Sequences per optimizer step. When no parallel plan splits it over the cluster (it must be a multiple "
+       "of dp x micro_batch), the estimate uses a batch within 5% that one does (or the nearest), says so in a "
+       "warning, and keeps tokens per step close to the choice.",
+       "Llama 3 and GPT-3 trained with 4M-token batches (Touvron et al. 2023, Brown et al. 2020)"},
+      {"global_batch_exact", "gbx", T::flag, "", 0, 0, "false",
+       "Use global_batch exactly: where it splits over no plan, the scenario fails and the error names the "
+       "nearest node counts, global batches and chip counts that work.", ""},
       {"parallel", "", T::section, "", 0, 0, "", "The parallel plan; each knob fixed or left to the plan search.", ""},
       {"parallel.tp", "tp", T::integer_auto, "ranks", 1, kMaxDegree, "auto", "Tensor parallel degree.", ""},
       {"parallel.pp", "pp", T::integer_auto, "stages", 1, kMaxDegree, "auto", "Pipeline stages.", ""},

@@ -42,13 +42,16 @@ template <class MakeJob>
 Outcome outcome_of(MakeJob make, const io::PresetLibrary& lib, const io::EvaluateOptions& options) {
   const auto t0 = Clock::now();
   Outcome o;
+  bool parsed = false;
   try {
     o.job = make();
+    parsed = true;
     static_cast<io::Result&>(o) = io::evaluate(o.job, lib, options);
     o.ok = true;
   } catch (const io::InputError& e) {
     o.error = e.what();
     o.error_field = e.field();
+    if (parsed && o.error_field == "global_batch") o.batch_fixes = io::global_batch_fixes(o.job.spec);
   } catch (const std::exception& e) {
     o.error = std::string("internal error: ") + e.what();
   }
@@ -241,6 +244,29 @@ bool link_is_exact(const AppState& s) {
   if (s.seed_id.empty())
     for (const char* k : {"name", "description", "source"}) doc.erase(k);
   return io::hash_reproduces(doc, current_hash(s), io::Json::object());
+}
+
+void step_field(AppState& s, const std::string& path, int direction) {
+  // The scenario as it reads now (also when its batch does not split), else the last good one.
+  const Outcome* o = s.current.ok || s.current.batch_fixes ? &s.current : shown(s);
+  const io::Json* v = doc_get(s.doc, path);
+  if (!o) {
+    // Nothing resolved to step from: one step from the value shown.
+    const double now = v && v->is_number() ? v->get<double>() : 1;
+    doc_set(s.doc, path, std::max(1.0, now + direction));
+    return;
+  }
+  Scenario sc = o->job.spec.scenario;
+  if (v && v->is_number()) {
+    if (path == "global_batch") sc.global_batch = static_cast<long long>(v->get<double>());
+    else sc.nodes = static_cast<int>(v->get<double>());
+  }
+  if (path == "global_batch") {
+    doc_set(s.doc, path, step_global_batch(sc, o->job.spec.request, direction));
+  } else {
+    doc_erase(s.doc, "chips");
+    doc_set(s.doc, "nodes", step_nodes(sc, o->job.spec.request, direction));
+  }
 }
 
 bool merge_presets(AppState& s, const std::string& label, const std::string& text) {

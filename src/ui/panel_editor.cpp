@@ -332,6 +332,16 @@ void hardware_fields(AppState& s) {
   if (const Instance* ip = s.lib.instance(inst)) sources_tooltip(s, "instance", ip->id);
 }
 
+// The -/+ of a field: to the next value the global batch splits over (AppState's step_field).
+void step_buttons(AppState& s, const char* path) {
+  ImGui::PushID(path);
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("-")) step_field(s, path, -1);
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("+")) step_field(s, path, +1);
+  ImGui::PopID();
+}
+
 // Nodes, or chips, of the cluster; switching converts the resolved size.
 void cluster_fields(AppState& s, const Outcome* o) {
   const Estimate* e = o ? &o->est : nullptr;
@@ -354,11 +364,14 @@ void cluster_fields(AppState& s, const Outcome* o) {
   if (!s.view.nodes_as_chips) {
     const io::Json* nv = doc_get(s.doc, "nodes");
     int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->job.spec.scenario.nodes : 1);
-    if (ImGui::SliderInt("nodes##slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    if (ImGui::SliderInt("##nodes_slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
       doc_erase(s.doc, "chips");
       doc_set(s.doc, "nodes", clamp_to(io::scenario_field("nodes"), nodes));
     }
     remember_rect("nodes");
+    step_buttons(s, "nodes");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("nodes");
     if (o) {
       ImGui::SameLine();
       text_disabled("= " + std::to_string(o->est.chips) + " chips");
@@ -386,8 +399,20 @@ void precision_and_batch_fields(AppState& s, const Outcome* o) {
     long long gb_resolved = o ? o->job.spec.scenario.global_batch : 1024;
     int gb = gv && gv->is_number() ? static_cast<int>(gv->get<double>()) : static_cast<int>(std::min<long long>(gb_resolved, 1 << 30));
     const io::FieldDef& f = io::scenario_field("global_batch");
-    if (ImGui::InputInt("global batch", &gb, 1, 64)) doc_set(s.doc, "global_batch", clamp_to(f, gb));
-    help_marker(field_help(f));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::InputInt("##global_batch", &gb, 0, 0)) doc_set(s.doc, "global_batch", clamp_to(f, gb));
+    step_buttons(s, "global_batch");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("global batch");
+    remember_rect("global_batch");
+    help_marker(field_help(f) + " The -/+ buttons step to the next batch that splits over a plan.");
+    bool exact = doc_get(s.doc, "global_batch_exact") && doc_get(s.doc, "global_batch_exact")->is_boolean() &&
+                 doc_get(s.doc, "global_batch_exact")->get<bool>();
+    if (ImGui::Checkbox("exact batch", &exact)) {
+      if (exact) doc_set(s.doc, "global_batch_exact", true);
+      else doc_erase(s.doc, "global_batch_exact");
+    }
+    help_marker(field_help(io::scenario_field("global_batch_exact")));
   }
 }
 
