@@ -401,10 +401,10 @@ void precision_and_batch_fields(AppState& s, const Outcome* o) {
     const io::FieldDef& f = io::scenario_field("global_batch");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ImGui::InputInt("##global_batch", &gb, 0, 0)) doc_set(s.doc, "global_batch", clamp_to(f, gb));
+    remember_rect("global_batch");
     step_buttons(s, "global_batch");
     ImGui::SameLine();
     ImGui::TextUnformatted("global batch");
-    remember_rect("global_batch");
     help_marker(field_help(f) + " The -/+ buttons step to the next batch that splits over a plan.");
     bool exact = doc_get(s.doc, "global_batch_exact") && doc_get(s.doc, "global_batch_exact")->is_boolean() &&
                  doc_get(s.doc, "global_batch_exact")->get<bool>();
