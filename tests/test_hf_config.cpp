@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "io/hf_config.hpp"
 #include "io/job.hpp"
@@ -100,6 +101,21 @@ TEST(HfConfig, MixtureOfExperts) {
   expect_rel(q15c.active, 2.7e9, 0.02, "Qwen1.5-MoE active");
 }
 
+TEST(HfConfig, QwenMoeDenseLayersFromSparseStepAndMlpOnlyLayers) {
+  // decoder_sparse_step 2 leaves layers 0, 2, ..., 22 dense (12), mlp_only_layers [1] one more.
+  Json c = config("qwen1.5-moe-a2.7b.json");
+  const double all_sparse = tc::count_params(tc::io::parse_hf_config(c, "model.hf_config").model).total;
+  c["decoder_sparse_step"] = 2;
+  c["mlp_only_layers"] = {1};
+  const HfModel m = tc::io::parse_hf_config(c, "model.hf_config");
+  EXPECT_EQ(m.model.dense_layers, 13);
+  EXPECT_EQ(m.model.dense_ffn_hidden, 5632);
+  EXPECT_TRUE(has_note(m, "the 13 dense layers are counted exactly"));
+  // A sparse layer holds 60 routed experts of 3 x 2048 x 1408 and a 2048 x 60 router beyond a
+  // dense one (its 4 shared experts match the dense FFN, 3 x 2048 x 5632): 519,168,000 more.
+  EXPECT_DOUBLE_EQ(tc::count_params(m.model).total, all_sparse - 13 * 519168000.0);
+}
+
 TEST(HfConfig, DeepSeekV3LatentAttentionSharedExpertsDenseLayers) {
   // DeepSeek-V3 technical report (arXiv 2412.19437), abstract: 671B total, 37B activated per token
   // (the multi-token prediction module excluded).
@@ -120,6 +136,14 @@ TEST(HfConfig, DeepSeekV3LatentAttentionSharedExpertsDenseLayers) {
   expect_rel(c.total, 671e9, 0.002, "DeepSeek-V3 total");
   expect_rel(c.active, 37e9, 0.02, "DeepSeek-V3 active");
   EXPECT_TRUE(has_note(ds, "multi-token prediction"));
+  // Model FLOPs per token (PaLM convention, core/estimate.hpp): 6 x the active matmul parameters
+  // (the output layer included, the embedding lookup not) plus the causal half of the scores
+  // (query/key 128 x 192 wide) and context (values 128 x 128 wide) over 4096 tokens, 61 layers.
+  tc::Scenario sc;
+  sc.model = m;
+  const double matmul = c.layers_active + 129280.0 * 7168;
+  const double attention = 6.0 * 61 * (128 * 192 + 128 * 128) * 4096 * 0.5;
+  EXPECT_DOUBLE_EQ(tc::model_flops_per_token(sc), 6.0 * matmul + attention);
   EXPECT_TRUE(has_note(ds, "not used by the estimate: "));
 }
 

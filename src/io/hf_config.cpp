@@ -238,9 +238,6 @@ void read_deepseek(Config& c, HfModel& out) {
   m.v_head_dim = c.integer("v_head_dim", 1, kMaxHeadDim);
   m.kv_heads = m.heads;  // latent attention up-projects keys and values for every head
   note_biases(c, out, false, "Attention");
-  if (m.dense_layers > 0)
-    out.notes.push_back("the " + num(m.dense_layers) + " dense layers are counted exactly in the parameters but "
-                        "timed and held in memory as expert layers (same active FFN FLOPs for DeepSeek-V3)");
   out.notes.push_back("latent attention: activation memory taken as for full keys and values per head "
                       "(an upper bound); the down-projections are replicated over tensor-parallel ranks");
   if (const int mtp = c.integer_or("num_nextn_predict_layers", 0, kMaxLayers, 0); mtp > 0)
@@ -257,7 +254,7 @@ void read_gpt_oss(Config& c, HfModel& out, int& windowed) {
   m.moe_experts = c.integer("num_local_experts", 1, kMaxExperts);
   const char* top_k = c.has("num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
   m.moe_top_k = c.integer(top_k, 1, m.moe_experts);
-  c.has("experts_per_token");
+  c.has("experts_per_token");  // the older name of the same count: read, not unused
   windowed = m.layers;
   if (c.has("layer_types")) {
     const Json& a = c.at("layer_types");
@@ -321,7 +318,7 @@ void read_vit(Config& c, HfModel& out) {
   } else {
     m.num_classes = c.integer_or("num_labels", 0, kMaxVocab, 0);
   }
-  c.has("label2id");
+  c.has("label2id");  // the inverse of id2label: read, not unused
   m.gated_ffn = false;
   m.biases = c.flag_or("qkv_bias", true);
   m.dropout = std::max(c.number_or("hidden_dropout_prob", 0, 1, 0),
@@ -384,6 +381,10 @@ HfModel parse_hf_config(const Json& config, const std::string& path, int seq_len
     case Family::gpt_neox: read_gpt_neox(c, out); break;
     case Family::vit: read_vit(c, out); break;
   }
+  if (m.dense_layers > 0)
+    out.notes.push_back("the " + num(m.dense_layers) + " dense layers are counted exactly in the parameters but "
+                        "timed and held in memory as expert layers (for DeepSeek-V3 their FFN has the FLOPs of "
+                        "the active experts)");
   if (family == Family::gpt2) check_heads(c, m, "n_head", "n_embd");
   else check_heads(c, m, "num_attention_heads", "hidden_size");
   if (family == Family::vit) {
