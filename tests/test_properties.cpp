@@ -114,8 +114,22 @@ Json random_model(Gen& g, const std::string& preset_id, tc::ModelShape& shape) {
   return m;
 }
 
+Json random_tiers(Gen& g);
+
+// The regions the presets price in, and those where nothing is sold (a bill must say so).
+const char* const kRegions[] = {"us-east-1", "us-east-2", "us-west-2", "eu-west-2", "sa-east-1", "ap-south-1",
+                                "eu-central-1", "me-central-1"};
+
 Json random_pricing(Gen& g) {
-  switch (g.uniform(0, 4)) {
+  Json p = random_tiers(g);
+  if (g.coin(0.5)) p["region"] = kRegions[g.uniform(0, 7)];
+  if (g.coin(0.3)) p["instance_regions"] = {{"trn2.48xlarge", "us-east-2"}};
+  if (g.coin(0.3)) p["idle_commitment"] = g.coin(0.5) ? "bill" : "share";
+  return p;
+}
+
+Json random_tiers(Gen& g) {
+  switch (g.uniform(0, 7)) {
     case 0: return {{"tier", "on_demand"}, {"fallback", "capacity_block"}};
     case 1: return {{"tier", "custom"}, {"usd_per_hour", g.log_uniform(0.5, 500)}};
     case 2:
@@ -127,6 +141,16 @@ Json random_pricing(Gen& g) {
       return {{"mix",
                {{{"tier", "reserved_3y"}, {"instances", g.uniform(0, 8)}, {"fallback", "capacity_block"}},
                 {{"tier", "custom"}, {"instances", g.uniform(1, 8)}, {"usd_per_hour", g.real(0, 100)}}}}};
+    case 4: {
+      const char* term = g.coin(0.5) ? "1y" : "3y";
+      const char* cls = g.coin(0.5) ? "" : "_convertible";
+      const char* pay[] = {"", "_partial_upfront", "_all_upfront"};
+      return {{"tier", std::string("reserved_") + term + cls + pay[g.uniform(0, 2)]}, {"fallback", "on_demand"}};
+    }
+    case 5:
+      return {{"tier", g.coin(0.5) ? "savings_plan_compute_3y" : "savings_plan_instance_1y"},
+              {"discount", g.real(0, 0.66)}};
+    case 6: return {{"tier", g.coin(0.5) ? "spot" : "sagemaker"}, {"fallback", "on_demand"}};
     default: return {{"tier", "capacity_block"}};
   }
 }
@@ -300,14 +324,20 @@ std::vector<std::string> check_valid(const Case& c) {
   const tc::Bill& b = cost.result.bill;
   for (const auto& t : b.items_usd) expect(finite_nonneg(t.value), "bill item " + t.name);
   expect(near(sum_of(b.items_usd), b.total_usd), "bill items do not sum to the total");
-  double tiers_usd = 0, tiers_hours = 0, instance_items = 0;
+  double tiers_usd = 0, tiers_hours = 0, tiers_idle = 0, instance_items = 0, idle_items = 0;
   for (const auto& t : b.tiers) {
     tiers_usd += t.usd;
     tiers_hours += t.instance_hours;
+    tiers_idle += t.idle_usd;
+    expect(t.committed_usd == 0 || near(t.committed_usd, t.usd + t.idle_usd), "commitment is not used + idle");
   }
-  for (const auto& t : b.items_usd)
-    if (t.name.rfind("instance.", 0) == 0) instance_items += t.value;
-  expect(near(tiers_usd, instance_items), "tier lines do not sum to the instance items");
+  for (const auto& t : b.items_usd) {
+    if (t.name.rfind("instance.", 0) != 0) continue;
+    instance_items += t.value;
+    if (t.name.size() > 5 && t.name.compare(t.name.size() - 5, 5, ".idle") == 0) idle_items += t.value;
+  }
+  expect(near(tiers_usd, instance_items - idle_items), "tier lines do not sum to the instance items");
+  expect(near(idle_items, tiers_idle) || idle_items == 0, "idle items are not the tiers' idle commitments");
   expect(near(tiers_hours, b.instance_hours), "tier hours do not sum to the instance-hours");
   if (b.priced)
     expect(near(sum_of(b.instance_usd_by_term), instance_items) || instance_items == 0,
@@ -479,6 +509,13 @@ const std::vector<Breakage>& breakages() {
          d["pricing"] = {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.5}}, {{"tier", "spot"}, {"fraction", 0.4}}}}};
        }},
       {"pricing.tier", [](Json& d, Gen&) { d["pricing"] = {{"tier", "free"}}; }},
+      {"pricing.tier", [](Json& d, Gen&) { d["pricing"] = {{"tier", "reserved_2y"}}; }},
+      {"pricing.region", [](Json& d, Gen&) { d["pricing"] = {{"region", "US East (Ohio)"}}; }},
+      {"pricing.instance_regions.p5.48xlarge",
+       [](Json& d, Gen&) { d["pricing"] = {{"instance_regions", {{"p5.48xlarge", 3}}}}; }},
+      {"pricing.idle_commitment", [](Json& d, Gen&) { d["pricing"] = {{"idle_commitment", "maybe"}}; }},
+      {"pricing.mix[0].discount",
+       [](Json& d, Gen&) { d["pricing"] = {{"tier", "savings_plan_instance_3y"}, {"discount", 0.8}}; }},
       {"pricing.usd_per_hour", [](Json& d, Gen&) { d["pricing"] = {{"tier", "custom"}, {"usd_per_hour", -3}}; }},
       {"overheads.queue_hours", [](Json& d, Gen&) { d["overheads"] = {{"queue_hours", -1}}; }},
       {"campaign.runs", [](Json& d, Gen&) { d["campaign"] = {{"runs", "many"}}; }},

@@ -1,6 +1,8 @@
 // Cost model: wall time of a run, the campaign's cloud bill, the owned-cluster alternative.
 #include "core/cost.hpp"
 
+#include "core/commitments.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +20,8 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 std::string usd(double v) { return format_usd(v); }
+// A quantity in a bill line's detail: 15000, 987.8, 3.45.
+std::string qty(double v) { return std::abs(v) >= 1000 ? fmt("%.0f", v) : fmt("%.4g", v); }
 
 double sum_terms(const std::vector<NamedTerm>& t) {
   double s = 0;
@@ -41,30 +45,28 @@ void add_term(std::vector<NamedTerm>& v, const std::string& name, double value) 
   v.push_back({name, value});
 }
 
+// Adds a line to the bill and its amount to the line's item; a line of zero adds only the item.
+void add_line(Bill& b, const BillLine& l) {
+  add_term(b.items_usd, l.item, l.usd);
+  if (l.usd != 0 || l.quantity != 0) b.lines.push_back(l);
+}
+
 bool finite_nonneg(double v) { return std::isfinite(v) && v >= 0; }
 
-const char* kBaseTiers[] = {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot"};
+const char* const kTierList =
+    "on_demand, reserved_1y/3y[_convertible][_partial_upfront|_all_upfront], savings_plan_compute_1y/3y, "
+    "savings_plan_instance_1y/3y, capacity_block, spot, sagemaker, custom";
 
-// A tier name the model knows: the base names, "custom", or a preset's variant of a base name
-// such as "reserved_3y_all_upfront".
-bool known_tier(const std::string& t) {
-  if (t == "custom") return true;
-  for (const char* b : kBaseTiers) {
-    const std::string base(b);
-    if (t == base) return true;
-    if (t.size() > base.size() + 1 && t.compare(0, base.size(), base) == 0 && t[base.size()] == '_')
-      return true;
-  }
-  return false;
-}
+bool known_tier(const std::string& t) { return parse_tier(t).has_value(); }
 
 std::string public_tiers(const Instance& inst) {
   std::string s;
   for (const auto& p : inst.prices) {
     if (!(p.price_usd_per_hour > 0)) continue;
     if (!s.empty()) s += "; ";
-    s += p.tier + " " + usd(p.price_usd_per_hour) + "/h";
-    if (!p.region.empty() || !p.date.empty()) s += " (" + p.region + (p.region.empty() ? "" : ", ") + p.date + ")";
+    s += p.tier + " " + usd(p.price_usd_per_hour) + "/h (";
+    for (size_t i = 0; i < p.regions.size(); ++i) s += (i ? " " : "") + p.regions[i];
+    s += (p.regions.empty() ? "" : ", ") + p.date + ")";
   }
   return s.empty() ? "none" : s;
 }
@@ -73,60 +75,92 @@ struct Rate {
   bool priced = false;
   double usd_per_hour = 0;
   std::string billed_tier;
+  TierName name;
   std::string region, date, source;
   std::string problem;  // why it is not priced
 };
 
-// A rate taken as a discount off the public on-demand price (a custom discount, typical spot).
-Rate off_on_demand(const Instance& inst, const std::string& who, const std::string& label,
-                   const std::string& qualifier, double discount, Rate r) {
-  const PriceTier* od = find_price(inst, "on_demand");
+// "trn2.48xlarge has no public on_demand price in us-east-1 (it has: capacity_block $35.76/h in
+// us-east-2)": where else the tier is sold, so the user can pick the region.
+std::string missing_price(const Instance& inst, const std::string& who, const std::string& tier,
+                          const std::string& region) {
+  std::string m = who + " has no public " + tier + " price in " + region;
+  std::string elsewhere;
+  for (const auto& p : inst.prices)
+    if (p.tier == tier && p.price_usd_per_hour > 0)
+      for (const auto& r : p.regions) elsewhere += (elsewhere.empty() ? "" : ", ") + r;
+  if (!elsewhere.empty()) m += " (it has one in " + elsewhere + "; set pricing.region or pricing.instance_regions)";
+  return m;
+}
+
+// A rate taken as a discount off the public on-demand price (a custom discount, spot, a Savings Plan).
+Rate off_on_demand(const Instance& inst, const std::string& who, const std::string& region,
+                   const std::string& label, const std::string& qualifier, double discount, Rate r) {
+  const PriceTier* od = find_price(inst, "on_demand", region);
   if (!od) {
-    r.problem = who + " has no public on_demand price to take the " + label + " discount from";
+    r.problem = missing_price(inst, who, "on_demand", region) + " to take the " + label + " discount from";
     return r;
   }
   r.priced = true;
   r.usd_per_hour = od->price_usd_per_hour * (1 - discount);
-  r.region = od->region;
+  r.region = region;
   r.date = od->date;
   r.source = label + ": " + qualifier + fmt("%.4g", discount * 100) + "% off on_demand " +
              usd(od->price_usd_per_hour) + "/h (" + od->source + ")";
   return r;
 }
 
-Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare& share,
-                  const CostInputs& in) {
-  Rate r;
-  r.billed_tier = tier;
-  const std::string who = inst.id.empty() ? std::string("the instance") : inst.id;
-  if (tier == "custom") {
-    if (share.usd_per_hour) {
-      r.priced = true;
-      r.usd_per_hour = *share.usd_per_hour;
-      r.source = "custom negotiated rate (scenario)";
-      return r;
-    }
-    return off_on_demand(inst, who, "custom", "", share.discount.value_or(0), r);
-  }
-  if (const PriceTier* p = find_price(inst, tier)) {
-    r.priced = true;
-    r.usd_per_hour = p->price_usd_per_hour;
-    r.region = p->region;
-    r.date = p->date;
-    r.source = p->source;
-    return r;
-  }
-  if (tier == "spot") {
-    // AWS spot prices float; the presets carry a typical discount off on demand.
+// Spot: the Advisor's average saving in the region, else the scenario's or the preset's typical one.
+Rate spot_rate(const Instance& inst, const std::string& who, const std::string& region, const TierShare& share,
+               const CostInputs& in, Rate r) {
+  const SpotBand* band = find_spot_band(inst, region);
+  if (share.discount || in.pricing.spot_discount || !band || !(band->saving > 0)) {
     const double d = share.discount ? *share.discount
                                     : (in.pricing.spot_discount ? *in.pricing.spot_discount : inst.spot_discount);
     if (!(d > 0)) {
       r.problem = who + " is not offered as spot (no spot discount in its preset)";
       return r;
     }
-    return off_on_demand(inst, who, "spot", "typical ", d, r);
+    return off_on_demand(inst, who, region, "spot", "typical ", d, r);
   }
-  r.problem = who + " has no public " + tier + " price";
+  return off_on_demand(inst, who, region, "spot",
+                       "Spot Instance Advisor average saving in " + region + " (" + band->date + ") ", band->saving, r);
+}
+
+Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare& share,
+                  const CostInputs& in, const std::string& region) {
+  Rate r;
+  r.billed_tier = tier;
+  r.name = parse_tier(tier).value_or(TierName{});
+  const std::string who = inst.id.empty() ? std::string("the instance") : inst.id;
+  switch (r.name.kind) {
+    case TierKind::custom:
+      if (share.usd_per_hour) {
+        r.priced = true;
+        r.usd_per_hour = *share.usd_per_hour;
+        r.source = "custom negotiated rate (scenario)";
+        return r;
+      }
+      return off_on_demand(inst, who, region, "custom", "", share.discount.value_or(0), r);
+    case TierKind::savings_plan:
+      // validate() made sure the discount is given and within the published maximum.
+      return off_on_demand(inst, who, region, describe_tier(r.name),
+                           "your discount (AWS publishes only the maximum, " +
+                               fmt("%.0f", savings_plan_max_discount(r.name.plan) * 100) + "%): ",
+                           share.discount.value_or(0), r);
+    default:
+      break;
+  }
+  if (const PriceTier* p = find_price(inst, tier, region)) {
+    r.priced = true;
+    r.usd_per_hour = p->price_usd_per_hour;
+    r.region = region;
+    r.date = p->date;
+    r.source = p->source;
+    return r;
+  }
+  if (r.name.kind == TierKind::spot) return spot_rate(inst, who, region, share, in, r);
+  r.problem = missing_price(inst, who, tier, region);
   return r;
 }
 
@@ -139,7 +173,7 @@ struct EventRates {
 EventRates event_rates(const CostInputs& in, const JobPerf& job, double spot_share) {
   EventRates e;
   e.failures_per_s = in.failures.per_node_hour * job.nodes / 3600.0;
-  e.spot_per_s = in.spot.interruptions_per_hour.value_or(kDefaultSpotInterruptionsPerHour) * spot_share * job.nodes / 3600.0;
+  e.spot_per_s = in.spot.interruptions_per_hour.value_or(0) * spot_share * job.nodes / 3600.0;
   return e;
 }
 
@@ -169,6 +203,7 @@ struct CampaignTime {
   std::vector<NamedTerm> terms;  // summed over runs, seconds
   double wall_s = 0;
   double billed_s = 0;
+  std::vector<std::pair<double, double>> runs;  // billed seconds of a run, and how many such runs
 };
 
 CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
@@ -179,6 +214,7 @@ CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accel
     for (const auto& t : w.terms) add_term(ct.terms, t.name, t.value * rk.weight);
     ct.wall_s += w.total_s * rk.weight;
     ct.billed_s += w.billed_s * rk.weight;
+    ct.runs.push_back({w.billed_s, rk.weight});
   }
   return ct;
 }
@@ -189,10 +225,15 @@ double run_equivalents(const CampaignInputs& c) {
 }
 
 struct Extras {
-  std::vector<NamedTerm> items;
+  std::vector<BillLine> lines;
   double engineering = 0;
   double months = 0;
 };
+
+void push_line(std::vector<BillLine>& v, const std::string& item, double quantity, const std::string& unit,
+               double usd_per_unit, const std::string& detail) {
+  v.push_back({item, quantity, unit, usd_per_unit, quantity * usd_per_unit, detail});
+}
 
 // Storage, transfer and engineering: the same on the cloud and on an owned cluster.
 Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) {
@@ -204,21 +245,24 @@ Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) 
   const double held = e.months + in.storage.retention_months;
   const double ckpt_bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override
                                                              : job.checkpoint_bytes;
+  const double gb_month = in.storage.usd_per_gb_month;
   // Storage: GB kept x $/GB-month x months held (S3-style monthly average billing).
-  add_term(e.items, "storage.checkpoints",
-           in.checkpoint.kept * ckpt_bytes / 1e9 * in.storage.usd_per_gb_month * held);
-  add_term(e.items, "storage.dataset", in.storage.dataset_gb * in.storage.usd_per_gb_month * held);
+  push_line(e.lines, "storage.checkpoints", in.checkpoint.kept * ckpt_bytes / 1e9 * held, "GB-months", gb_month,
+            std::to_string(in.checkpoint.kept) + " checkpoints of " + qty(ckpt_bytes / 1e9) + " GB for " + qty(held) +
+                " months");
+  push_line(e.lines, "storage.dataset", in.storage.dataset_gb * held, "GB-months", gb_month,
+            qty(in.storage.dataset_gb) + " GB for " + qty(held) + " months");
   const double copy_gb = in.transfer.copy_gb.value_or(in.storage.dataset_gb);
-  add_term(e.items, "transfer.cross_region",
-           in.transfer.cross_region_copies * copy_gb * in.transfer.cross_region_usd_per_gb);
-  add_term(e.items, "transfer.egress",
-           (in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months) *
-               in.transfer.egress_usd_per_gb);
-  const double eng = in.engineering.person_weeks * in.engineering.usd_per_week;
-  e.engineering = in.engineering.spread_runs > 0
-                      ? eng * std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
-                      : eng;
-  add_term(e.items, "engineering", e.engineering);
+  push_line(e.lines, "transfer.cross_region", in.transfer.cross_region_copies * copy_gb, "GB",
+            in.transfer.cross_region_usd_per_gb,
+            qty(in.transfer.cross_region_copies) + " copies of " + qty(copy_gb) + " GB");
+  push_line(e.lines, "transfer.egress", in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months, "GB",
+            in.transfer.egress_usd_per_gb, "to the internet");
+  const double share = in.engineering.spread_runs > 0 ? std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
+                                                      : 1.0;
+  push_line(e.lines, "engineering", in.engineering.person_weeks * share, "person-weeks", in.engineering.usd_per_week,
+            share < 1 ? fmt("%.3g", share * 100) + "% of the one-off effort, spread over runs" : "one-off effort");
+  e.engineering = e.lines.back().usd;
   return e;
 }
 
@@ -242,7 +286,7 @@ void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const Campai
     if (t.name != "queue")
       add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * usd_per_node_hour_by_term);
   const Extras ex = extras(in, job, ct.wall_s);
-  for (const auto& t : ex.items) b.items_usd.push_back(t);
+  for (const auto& l : ex.lines) add_line(b, l);
   b.engineering_usd = ex.engineering;
   b.campaign_months = ex.months;
   b.total_usd = sum_terms(b.items_usd);
@@ -288,20 +332,24 @@ void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double
 
 // ---------------------------------------------------------------------------------------------
 
+// Money one way everywhere (issue 13): $0.023, $55.04, $466.26, $21.1 k, $466 k, $1.48 M, $2.31 B.
 std::string format_usd(double v) {
-  if (!std::isfinite(v)) return "$?";
-  if (std::abs(v) < 100) return fmt("$%.4g", v);
-  if (std::abs(v) < 1000) return fmt("$%.2f", v);
-  // Whole dollars with thousands separators: $3,400,000.
-  const std::string digits = fmt("%.0f", std::abs(v));
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+  if (!std::isfinite(v)) return "-";
+  const double a = std::abs(v);
+  const std::string sign = v < 0 && a >= 5e-5 ? "-" : "";
+  if (a < 5e-5) return "$0";
+  if (a < 0.01) return sign + fmt("$%.4f", a);
+  if (a < 100) return sign + fmt("$%.4g", a);
+  if (a < 1000) return sign + fmt("$%.2f", a);
+  static const char* const kUnits[] = {" k", " M", " B", " T"};
+  double x = a / 1000;
+  int u = 0;
+  while (x >= 999.5 && u < 3) {
+    x /= 1000;
+    ++u;
   }
-  return (v < 0 ? "-$" : "$") + out;
+  return sign + fmt(x < 9.995 ? "$%.2f" : x < 99.95 ? "$%.1f" : "$%.0f", x) + kUnits[u];
 }
-
 std::string format_duration(double s) {
   if (!std::isfinite(s)) return "?";
   if (s < 120) return fmt("%.3g s", s);
@@ -310,10 +358,24 @@ std::string format_duration(double s) {
   return fmt("%.3g days", s / 86400);
 }
 
-const PriceTier* find_price(const Instance& inst, const std::string& tier) {
+bool price_in_region(const PriceTier& p, const std::string& region) {
+  if (region.empty() || p.regions.empty()) return true;
+  return std::any_of(p.regions.begin(), p.regions.end(), [&](const std::string& r) {
+    return r == region || (r.size() > region.size() && r.compare(0, region.size(), region) == 0 && r[region.size()] == '-');
+  });
+}
+
+const PriceTier* find_price(const Instance& inst, const std::string& tier, const std::string& region) {
   for (const auto& p : inst.prices)
-    if (p.tier == tier && p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour)) return &p;
+    if (p.tier == tier && p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour) && price_in_region(p, region))
+      return &p;
   return nullptr;
+}
+
+const std::string& pricing_region(const PricingInputs& p, const std::string& instance_id) {
+  for (const auto& [id, region] : p.instance_regions)
+    if (id == instance_id) return region;
+  return p.region;
 }
 
 std::string describe_price(const Instance& inst, const PriceTier& p) {
@@ -328,9 +390,12 @@ double peak_tflops(const Accelerator& acc, Precision p) {
   return (i >= 0 && i < kPrecisionCount) ? acc.peak_tflops[i] : 0;
 }
 
+bool is_neuron(const Accelerator& acc) {
+  return acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
+}
+
 CompileDefaults compile_defaults(const Accelerator& acc) {
-  const bool neuron = acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
-  if (neuron)
+  if (is_neuron(acc))
     // Neuron compiles the whole graph ahead of time: field reports of 374-380 s for the first
     // compile and 42-118 s per new sequence-length bucket; 8-12 min warm-up at 62-68% throughput
     // (seed cases A and C, ../shared/reference/seed-cases.md).
@@ -388,7 +453,23 @@ void check_run_overheads(Checks& k, const CostInputs& in) {
 }
 
 // The tiers of the pricing mix: known names, fractions summing to 1 or instance counts above 0.
+// AWS publishes no Savings Plan rate for these instances, only maximum discounts: the user's
+// discount is required and capped there (AWS Savings Plans FAQ).
+void check_savings_plan(Checks& k, const TierShare& t, const std::string& f) {
+  const auto name = parse_tier(t.tier);
+  if (!name || name->kind != TierKind::savings_plan) return;
+  const double max = savings_plan_max_discount(name->plan);
+  k.need(t.discount.has_value(), f + ".discount",
+         "missing: a " + describe_tier(*name) + " needs your discount off on_demand (AWS publishes only the "
+         "maximum, " + fmt("%.0f", max * 100) + "%)");
+  if (t.discount)
+    k.need(*t.discount <= max, f + ".discount",
+           fmt("%g", *t.discount) + " is above the published maximum for a " + describe_tier(*name) + " (" +
+               fmt("%.0f", max * 100) + "%)");
+}
+
 void check_pricing_mix(Checks& k, const CostInputs& in) {
+  k.need(!in.pricing.region.empty(), "pricing.region", "must name a region (like us-east-1)");
   const auto& mix = in.pricing.mix;
   k.need(!mix.empty(), "pricing.mix", "needs at least one tier");
   double fsum = 0;
@@ -396,11 +477,11 @@ void check_pricing_mix(Checks& k, const CostInputs& in) {
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
     const TierShare& t = mix[i];
-    k.need(known_tier(t.tier), f + ".tier",
-           "'" + t.tier + "' is not a tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot, custom)");
+    k.need(known_tier(t.tier), f + ".tier", "'" + t.tier + "' is not a tier (" + kTierList + ")");
     if (!t.fallback.empty())
       k.need(known_tier(t.fallback) && t.fallback != "custom", f + ".fallback",
-             "'" + t.fallback + "' is not a public tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot)");
+             "'" + t.fallback + "' is not a public tier (" + kTierList + ", not custom)");
+    check_savings_plan(k, t, f);
     if (in.pricing.mix_by == MixBy::fraction) {
       k.fraction(t.fraction, f + ".fraction");
       fsum += t.fraction;
@@ -604,14 +685,15 @@ std::vector<double> mix_shares(const CostInputs& in, const JobPerf& job, Bill& b
 std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const std::vector<double>& shares, Bill& b,
                             double& spot_share) {
   const auto& mix = in.pricing.mix;
+  const std::string& region = pricing_region(in.pricing, inst.id);
   std::vector<Rate> rates;
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
-    Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in);
+    Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in, region);
     if (!rt.priced && !mix[i].fallback.empty()) {
       TierShare fb = mix[i];
       fb.tier = mix[i].fallback;
-      Rate alt = resolve_tier(inst, fb.tier, fb, in);
+      Rate alt = resolve_tier(inst, fb.tier, fb, in, region);
       if (alt.priced) {
         b.warnings.push_back(f + ": " + rt.problem + "; billed " + fmt("%.4g", shares[i] * 100) +
                              "% of instance-hours at " + alt.billed_tier + " " + usd(alt.usd_per_hour) +
@@ -633,8 +715,115 @@ std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const st
   return rates;
 }
 
+std::string price_detail(const TierLine& t) {
+  std::string d = t.billed_tier == t.tier ? t.tier : t.billed_tier + " (asked: " + t.tier + ")";
+  if (!t.region.empty()) d += ", " + t.region;
+  if (!t.date.empty()) d += ", " + t.date;
+  return d;
+}
+
+// What the campaign holds capacity for: the span of a commitment and the runs a Capacity Block covers.
+struct Holding {
+  int nodes = 0;
+  double span_h = 0;                      // calendar hours from the first run to the last one's end
+  bool back_to_back = true;               // runs follow each other (one reservation for them all)
+  const CampaignTime* ct = nullptr;
+  bool ultraserver = false;
+};
+
+// Instances a commitment holds for the mix entries `group` billed at one tier: their counts when
+// the mix is by instances and the counts add up to the nodes, else their share of the nodes
+// rounded up.
+int held_instances(const CostInputs& in, const std::vector<size_t>& group, double share, int nodes) {
+  const auto& mix = in.pricing.mix;
+  long long n = 0, held = 0;
+  for (const auto& t : mix) n += t.instances;
+  for (size_t i : group) held += mix[i].instances;
+  if (in.pricing.mix_by == MixBy::instances && n == nodes) return static_cast<int>(held);
+  return std::max(1, static_cast<int>(std::ceil(nodes * share - 1e-9)));
+}
+
+// Paid instance-hours of a commitment or of Capacity Blocks, and what it is (nullopt: hourly).
+std::optional<std::pair<double, std::string>> held_hours(const TierName& t, int instances, const Holding& h,
+                                                         std::string& renewed) {
+  if (t.kind == TierKind::reserved || t.kind == TierKind::savings_plan) {
+    const Commitment c = commit_terms(instances, t.term_years, h.span_h);
+    if (c.terms > 1)
+      renewed = "the campaign spans " + qty(h.span_h / 24) + " days, longer than a " + std::to_string(t.term_years) +
+                "-year term: " + std::to_string(c.terms) + " consecutive terms are bought";
+    return std::make_pair(c.paid_instance_hours,
+                          std::to_string(instances) + " instances x " + std::to_string(c.terms) + " x " +
+                              std::to_string(t.term_years) + "-year term (" +
+                              fmt("%.0f", t.term_years * kHoursPerTermYear) + " h each), " + describe_tier(t));
+  }
+  if (t.kind != TierKind::capacity_block) return std::nullopt;
+  // Back to back, the campaign is one reservation; runs apart each buy their own blocks.
+  double paid = 0;
+  CapacityBlockPlan first;
+  if (h.back_to_back) {
+    first = plan_capacity_blocks(h.ct->billed_s / 3600.0, instances, h.ultraserver);
+    paid = first.paid_instance_hours;
+    if (first.full_blocks > 0)
+      renewed = "the campaign runs longer than 182 days, the longest Capacity Block: " +
+                std::to_string(first.full_blocks + 1) + " consecutive blocks are bought";
+  } else {
+    for (const auto& [billed_s, weight] : h.ct->runs) {
+      const CapacityBlockPlan p = plan_capacity_blocks(billed_s / 3600.0, instances, h.ultraserver);
+      if (first.instances == 0) first = p;
+      paid += p.paid_instance_hours * weight;
+    }
+  }
+  return std::make_pair(paid, describe_blocks(first) + (h.back_to_back ? "" : " per run") + ", paid up front");
+}
+
+// The commitment behind the mix entries `group`, all billed at one tier: its idle part as a line
+// (or a warning when other work is to fill it), and what it takes to fill it. Kept on the group's
+// first tier line.
+void bill_commitment(Bill& b, const CostInputs& in, const std::vector<size_t>& group, const Holding& h) {
+  TierLine& line = b.tiers[group.front()];
+  const auto name = parse_tier(line.billed_tier);
+  double share = 0, used_usd = 0, used_h = 0;
+  for (size_t i : group) {
+    share += b.tiers[i].share;
+    used_usd += b.tiers[i].usd;
+    used_h += b.tiers[i].instance_hours;
+  }
+  std::string renewed;
+  const int instances = held_instances(in, group, share, h.nodes);
+  const auto held = name ? held_hours(*name, instances, h, renewed) : std::nullopt;
+  if (!held) return;
+  std::string f = "pricing.mix[" + std::to_string(group.front()) + "]";
+  for (size_t k = 1; k < group.size(); ++k) f += "+[" + std::to_string(group[k]) + "]";
+  if (!renewed.empty()) b.warnings.push_back(f + ": " + renewed);
+  if (name->kind == TierKind::capacity_block && instances > kCapacityBlockMaxInstancesPerAccount)
+    b.warnings.push_back(f + ": " + std::to_string(instances) + " instances in Capacity Blocks at once is over the "
+                         "limit of 256 per account and date (EC2 User Guide, Capacity Blocks)");
+  line.paid_instance_hours = held->first;
+  line.commitment = held->second;
+  line.committed_usd = line.paid_instance_hours * line.usd_per_hour;
+  line.idle_usd = std::max(0.0, line.committed_usd - used_usd);
+  if (!(line.idle_usd > 1e-6 * std::max(1.0, line.committed_usd))) {
+    line.idle_usd = 0;  // filled to within rounding
+    return;
+  }
+  std::string what = f + ": " + line.commitment + " commits " + usd(line.committed_usd) + "; this campaign uses " +
+                     usd(used_usd) + " of it (" + fmt("%.3g", used_usd / line.committed_usd * 100) + "%)";
+  if (name->kind != TierKind::capacity_block && in.campaign.runs > 0 && used_h > 0)
+    what += "; " + fmt("%.3g", line.paid_instance_hours / name->term_years / (used_h / in.campaign.runs)) +
+            " runs a year like this one fill it";
+  if (in.pricing.idle_commitment == IdleCommitment::bill) {
+    add_line(b, {"instance." + line.billed_tier + ".idle", line.idle_usd / line.usd_per_hour, "instance-hours",
+                 line.usd_per_hour, line.idle_usd, "paid, not used: " + line.commitment});
+    b.warnings.push_back(what + "; the idle " + usd(line.idle_usd) + " is on this bill");
+  } else {
+    b.warnings.push_back(what + "; the idle " + usd(line.idle_usd) +
+                         " is NOT on this bill (pricing.idle_commitment: share): other work must fill it");
+  }
+}
+
 // One line per mix entry on the bill; returns the blended $ per instance-hour over the priced share.
-double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shares, const std::vector<Rate>& rates) {
+double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shares, const std::vector<Rate>& rates,
+                  const Holding& h) {
   const auto& mix = in.pricing.mix;
   double blended = 0;  // $ per instance-hour over the priced share
   for (size_t i = 0; i < mix.size(); ++i) {
@@ -651,11 +840,86 @@ double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shar
     line.source = rates[i].source;
     if (line.priced) {
       blended += shares[i] * line.usd_per_hour;
-      add_term(b.items_usd, "instance." + line.billed_tier, line.usd);
+      add_line(b, {"instance." + line.billed_tier, line.instance_hours, "instance-hours", line.usd_per_hour,
+                   line.usd, price_detail(line)});
     }
     b.tiers.push_back(line);
   }
+  // Entries billed at one tier share one commitment (several fall back to one Capacity Block).
+  std::vector<bool> done(mix.size(), false);
+  for (size_t i = 0; i < mix.size(); ++i) {
+    if (done[i] || !b.tiers[i].priced) continue;
+    std::vector<size_t> group;
+    for (size_t k = i; k < mix.size(); ++k)
+      if (!done[k] && b.tiers[k].priced && b.tiers[k].billed_tier == b.tiers[i].billed_tier &&
+          b.tiers[k].usd_per_hour == b.tiers[i].usd_per_hour) {
+        group.push_back(k);
+        done[k] = true;
+      }
+    bill_commitment(b, in, group, h);
+  }
   return blended;
+}
+
+// The spot interruption rate: the scenario's, else the instance's Advisor band in the region, else
+// the highest band (said so).
+void resolve_spot_hazard(CostInputs& in, const Instance& inst, const std::string& region, double spot_share,
+                         Bill& b) {
+  if (in.spot.interruptions_per_hour || !(spot_share > 0)) return;
+  const SpotBand* band = find_spot_band(inst, region);
+  in.spot.interruptions_per_hour = spot_interruptions_per_hour(band ? band->band : 4);
+  if (!band)
+    b.warnings.push_back("spot: the Spot Instance Advisor publishes no interruption band for " + inst.id + " in " +
+                         region + "; taken as the highest (>20% a month, at least " +
+                         fmt("%.2g", *in.spot.interruptions_per_hour) + " per instance-hour)");
+}
+
+// The interruption rate at which a spot run costs what an on-demand run does. Interruptions
+// stretch the run (restart and lost work, see wall_time), so the cost rises with the rate;
+// bisection on the wall-time model itself. 0: spot is not cheaper even without interruptions.
+double spot_break_even(CostInputs in, const JobPerf& job, const Accelerator& acc, double spot_usd_h,
+                       double od_usd_h) {
+  const double od = od_usd_h * wall_time(in, job, acc, 0.0).billed_s;
+  auto dearer = [&](double rate) {
+    in.spot.interruptions_per_hour = rate;
+    try {
+      return spot_usd_h * wall_time(in, job, acc, 1.0).billed_s >= od;
+    } catch (const CostError&) {
+      return true;  // so many interruptions that the run never finishes
+    }
+  };
+  if (dearer(0)) return 0;
+  double lo = 0, hi = 1e-6;
+  while (!dearer(hi) && hi < 1e3) lo = hi, hi *= 2;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (dearer(mid) ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+void check_spot(Bill& b, const CostInputs& in, const JobPerf& job, const Instance& inst, const Accelerator& acc,
+                const std::string& region) {
+  const PriceTier* od = find_price(inst, "on_demand", region);
+  for (auto& line : b.tiers) {
+    if (line.billed_tier != "spot" || !line.priced || !od) continue;
+    const double rate = in.spot.interruptions_per_hour.value_or(0);
+    line.break_even_interruptions_per_hour = spot_break_even(in, job, acc, line.usd_per_hour, od->price_usd_per_hour);
+    if (rate >= line.break_even_interruptions_per_hour)
+      b.warnings.push_back("spot: at " + fmt("%.2g", rate) + " interruptions per instance-hour spot costs more than "
+                           "on demand (" + usd(od->price_usd_per_hour) + "/h) for this job; it breaks even at " +
+                           fmt("%.2g", line.break_even_interruptions_per_hour) + " per instance-hour");
+  }
+}
+
+void check_region(const Instance& inst, const std::string& region, Bill& b) {
+  if (inst.regions_offered.empty() ||
+      std::find(inst.regions_offered.begin(), inst.regions_offered.end(), region) != inst.regions_offered.end())
+    return;
+  std::string where;
+  for (const auto& r : inst.regions_offered) where += (where.empty() ? "" : ", ") + r;
+  b.warnings.push_back(inst.id + " is not offered in " + region + " (offered in " + where +
+                       "; set pricing.region or pricing.instance_regions)");
 }
 
 // Owned cluster: same job, no spot; its yearly cost allocated to the run's node-hours.
@@ -684,10 +948,14 @@ Bill owned_bill(const CostInputs& in, const JobPerf& job, const Instance& inst, 
                                  : 0;
   const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
   const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
-  o.items_usd = {{"owned.depreciation", dep_y * share},
-                 {"owned.energy", energy_y * share},
-                 {"owned.facility", oc.facility_usd_per_year * share},
-                 {"owned.staff", oc.staff_usd_per_year * share}};
+  // Each yearly cost is spread over the year's useful node-hours: this campaign pays its share.
+  const std::pair<const char*, double> per_year[] = {{"owned.depreciation", dep_y},
+                                                     {"owned.energy", energy_y},
+                                                     {"owned.facility", oc.facility_usd_per_year},
+                                                     {"owned.staff", oc.staff_usd_per_year}};
+  for (const auto& [item, usd_y] : per_year)
+    add_line(o, {item, o.instance_hours, "node-hours", usd_y / useful_node_hours_y, usd_y * share,
+                 usd(usd_y) + " a year over " + fmt("%.0f", useful_node_hours_y) + " useful node-hours"});
   const double owned_compute = sum_terms(o.items_usd);
   o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
   o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
@@ -708,8 +976,6 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
                          const Accelerator& acc) {
   for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
   CostInputs in = in_;
-  if (!in.spot.interruptions_per_hour && inst.spot_interruptions_per_hour > 0)
-    in.spot.interruptions_per_hour = inst.spot_interruptions_per_hour;
   if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
   if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
     throw CostError("step_time_s", "the estimate has no finite step time or step count");
@@ -721,16 +987,31 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
 
   const std::vector<double> shares = mix_shares(in, job, b);
   double spot_share = 0;
+  const std::string& region = pricing_region(in.pricing, inst.id);
+  check_region(inst, region, b);
   const std::vector<Rate> rates = mix_rates(in, inst, shares, b, spot_share);
+  resolve_spot_hazard(in, inst, region, spot_share, b);
 
   r.wall = wall_time(in, job, acc, spot_share, 1.0, false);
   const CampaignTime ct = campaign_time(in, job, acc, spot_share);
   b.instance_hours = job.nodes * ct.billed_s / 3600.0;
 
-  const double blended = bill_tiers(b, in, shares, rates);
+  Holding h;
+  h.nodes = job.nodes;
+  h.ct = &ct;
+  h.ultraserver = inst.ultraserver;
+  h.back_to_back = !(in.campaign.runs_per_month > 0);
+  h.span_h = std::max(ct.wall_s / 3600.0,
+                      h.back_to_back ? 0.0 : in.campaign.runs / in.campaign.runs_per_month * kHoursPerMonth);
+  const double blended = bill_tiers(b, in, shares, rates, h);
+  check_spot(b, in, job, inst, acc, region);
   double instance_usd = 0;
   for (const auto& t : b.items_usd) instance_usd += t.value;
   finish_bill(b, in, job, ct, blended, blended, "cost_usd");
+  double idle_usd = 0;
+  for (const auto& t : b.tiers) idle_usd += t.idle_usd;
+  if (in.pricing.idle_commitment == IdleCommitment::bill && idle_usd > 0)
+    add_term(b.instance_usd_by_term, "idle_commitment", idle_usd);
   derive(b, in, job, instance_usd);
 
   bool known = false;

@@ -140,13 +140,15 @@ std::string cost_text(const CostReport& r) {
   for (const auto& t : c.wall.terms)
     if (t.value > 0) o << "  " << t.name << std::string(20 - std::min<size_t>(19, t.name.size()), ' ') << format_duration(t.value) << "\n";
   o << "\nbill (" << b.kind << ", " << format_fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2)
-    << (b.runs == 1 ? " run" : " runs") << ")  " << (b.priced ? "$" + format_fixed(b.total_usd, 0) : std::string("incomplete: unpriced hours")) << "\n";
-  for (const auto& t : b.items_usd)
-    if (t.value != 0) o << "  " << t.name << std::string(28 - std::min<size_t>(27, t.name.size()), ' ') << "$" << format_fixed(t.value, 0) << "\n";
-  if (b.priced && b.tokens > 0) o << "  per 1M tokens                $" << format_fixed(b.usd_per_million_tokens, 3) << "\n";
+    << (b.runs == 1 ? " run" : " runs") << ")  " << (b.priced ? format_usd(b.total_usd) : std::string("incomplete: unpriced hours")) << "\n";
+  for (const auto& l : b.lines)
+    o << "  " << l.item << std::string(28 - std::min<size_t>(27, l.item.size()), ' ') << format_usd(l.usd) << "  = "
+      << format_fixed(l.quantity, l.quantity < 100 ? 2 : 0) << " " << l.unit << " x " << format_usd(l.usd_per_unit)
+      << " (" << l.detail << ")\n";
+  if (b.priced && b.tokens > 0) o << "  per 1M tokens               " << format_usd(b.usd_per_million_tokens) << "\n";
   if (b.energy_known)
     o << "energy " << format_fixed(b.energy_kwh, 0) << " kWh, " << format_fixed(b.co2e_kg, 0) << " kg CO2e\n";
-  if (c.owned) o << "owned cluster: $" << format_fixed(c.owned->total_usd, 0) << " for the campaign, $" << format_fixed(c.owned->usd_per_year, 0) << " per year\n";
+  if (c.owned) o << "owned cluster: " << format_usd(c.owned->total_usd) << " for the campaign, " << format_usd(c.owned->usd_per_year) << " per year\n";
   for (const auto& cl : r.claims) {
     o << "\nclaim: " << cl.text << "\n  verdict: " << to_string(cl.verdict) << "\n";
     for (const auto& why : cl.reasons) o << "  - " << why << "\n";

@@ -23,14 +23,7 @@ std::string fmt_duration(double seconds) { return io::format_duration(seconds); 
 
 std::string fmt_si(double v) { return io::format_si(v); }
 
-std::string fmt_usd(double usd) {
-  if (!std::isfinite(usd)) return "-";
-  const double a = std::fabs(usd);
-  if (a < 1) return "$" + fmt_fixed(usd, 4);
-  if (a < 1000) return "$" + fmt_fixed(usd, 2);
-  if (a < 1e5) return "$" + fmt_fixed(usd, 0);
-  return "$" + io::format_si(usd);
-}
+std::string fmt_usd(double usd) { return format_usd(usd); }
 
 std::string fmt_gib(double gib) { return fmt_fixed(gib, 1) + " GiB"; }
 

@@ -7,6 +7,18 @@
 
 namespace tc::ui {
 
+namespace {
+// The quantity x rate behind one bill item, for its tooltip.
+std::string item_lines(const Bill& b, const std::string& item) {
+  std::string t;
+  for (const auto& l : b.lines)
+    if (l.item == item)
+      t += (t.empty() ? "" : "\n") + fmt_fixed(l.quantity, l.quantity < 100 ? 2 : 0) + " " + l.unit + " x " +
+           fmt_usd(l.usd_per_unit) + " = " + fmt_usd(l.usd) + "\n" + l.detail;
+  return t.empty() ? "nothing billed" : t;
+}
+}  // namespace
+
 void panel_bill(AppState& s) {
   const Outcome* o = shown(s);
   if (!o) return;
@@ -28,6 +40,7 @@ void panel_bill(AppState& s) {
       text(it.name);
       ImGui::TableNextColumn();
       text(fmt_usd(it.value));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", item_lines(b, it.name).c_str());
     }
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -50,6 +63,12 @@ void panel_bill(AppState& s) {
       text(line);
       if (ImGui::IsItemHovered() && t.priced)
         ImGui::SetTooltip("%s", (t.source + "\n" + t.region + ", " + t.date).c_str());
+      if (t.paid_instance_hours > 0)
+        text_disabled("  " + t.commitment + ": " + fmt_usd(t.committed_usd) + " paid, " + fmt_usd(t.idle_usd) +
+                      " of it idle");
+      if (t.billed_tier == "spot" && t.priced && t.break_even_interruptions_per_hour > 0)
+        text_disabled("  spot stays cheaper than on demand below " +
+                      fmt_fixed(t.break_even_interruptions_per_hour * 730, 2) + " interruptions per instance-month");
     }
     ImGui::TreePop();
   }
