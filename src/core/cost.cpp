@@ -1,5 +1,10 @@
-// Cost model: wall time of a run, the campaign's cloud bill, the owned-cluster alternative.
+// Cost model: wall time of a run and the campaign's cloud bill by pricing tier. Storage, transfer
+// and engineering are in bill_extras.cpp, the owned-cluster alternative in owned_cluster.cpp, and
+// what every bill shares in bill_common.cpp.
 #include "core/cost.hpp"
+
+#include "core/bill_common.hpp"
+#include "core/owned_cluster.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,47 +12,10 @@
 #include <stdexcept>
 
 namespace tc {
+
+using namespace bill;
+
 namespace {
-
-constexpr double kHoursPerMonth = 730.0;   // 8,760 h / 12, the convention of AWS pricing pages
-constexpr double kHoursPerYear = 8760.0;
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-std::string usd(double v) { return format_usd(v); }
-// A quantity in a bill line's detail: 15000, 987.8, 3.45.
-std::string qty(double v) { return std::abs(v) >= 1000 ? fmt("%.0f", v) : fmt("%.4g", v); }
-
-double sum_terms(const std::vector<NamedTerm>& t) {
-  double s = 0;
-  for (const auto& x : t) s += x.value;
-  return s;
-}
-
-// Totals are built as sums; this guards against a term added later and left out of a total.
-void check_sum(const char* what, const std::vector<NamedTerm>& terms, double total) {
-  const double s = sum_terms(terms);
-  if (!(std::abs(s - total) <= 1e-9 * std::max(1.0, std::abs(total))))
-    throw std::logic_error(std::string(what) + ": total is not the sum of its terms");
-}
-
-void add_term(std::vector<NamedTerm>& v, const std::string& name, double value) {
-  for (auto& t : v)
-    if (t.name == name) {
-      t.value += value;
-      return;
-    }
-  v.push_back({name, value});
-}
-
-// Adds a line to the bill and its amount to the line's item; a line of zero adds only the item.
-void add_line(Bill& b, const BillLine& l) {
-  add_term(b.items_usd, l.item, l.usd);
-  if (l.usd != 0 || l.quantity != 0) b.lines.push_back(l);
-}
 
 bool finite_nonneg(double v) { return std::isfinite(v) && v >= 0; }
 
@@ -173,11 +141,9 @@ std::vector<RunKind> campaign_runs(const CampaignInputs& c) {
   return v;
 }
 
-struct CampaignTime {
-  std::vector<NamedTerm> terms;  // summed over runs, seconds
-  double wall_s = 0;
-  double billed_s = 0;
-};
+}  // namespace
+
+namespace bill {
 
 CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
                            double spot_share) {
@@ -191,116 +157,7 @@ CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accel
   return ct;
 }
 
-double run_equivalents(const CampaignInputs& c) {
-  const double full = c.full_runs.value_or(c.runs);
-  return full + std::max(0.0, c.runs - full) * c.truncated_fraction;
-}
-
-struct Extras {
-  std::vector<BillLine> lines;
-  double engineering = 0;
-  double months = 0;
-};
-
-void push_line(std::vector<BillLine>& v, const std::string& item, double quantity, const std::string& unit,
-               double usd_per_unit, const std::string& detail) {
-  v.push_back({item, quantity, unit, usd_per_unit, quantity * usd_per_unit, detail});
-}
-
-// Storage, transfer and engineering: the same on the cloud and on an owned cluster.
-Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) {
-  Extras e;
-  const double running_months = campaign_wall_s / 3600.0 / kHoursPerMonth;
-  e.months = running_months;
-  if (in.campaign.runs_per_month > 0)
-    e.months = std::max(running_months, in.campaign.runs / in.campaign.runs_per_month);
-  const double held = e.months + in.storage.retention_months;
-  const double ckpt_bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override
-                                                             : job.checkpoint_bytes;
-  const double gb_month = in.storage.usd_per_gb_month;
-  // Storage: GB kept x $/GB-month x months held (S3-style monthly average billing).
-  push_line(e.lines, "storage.checkpoints", in.checkpoint.kept * ckpt_bytes / 1e9 * held, "GB-months", gb_month,
-            std::to_string(in.checkpoint.kept) + " checkpoints of " + qty(ckpt_bytes / 1e9) + " GB for " + qty(held) +
-                " months");
-  push_line(e.lines, "storage.dataset", in.storage.dataset_gb * held, "GB-months", gb_month,
-            qty(in.storage.dataset_gb) + " GB for " + qty(held) + " months");
-  const double copy_gb = in.transfer.copy_gb.value_or(in.storage.dataset_gb);
-  push_line(e.lines, "transfer.cross_region", in.transfer.cross_region_copies * copy_gb, "GB",
-            in.transfer.cross_region_usd_per_gb,
-            qty(in.transfer.cross_region_copies) + " copies of " + qty(copy_gb) + " GB");
-  push_line(e.lines, "transfer.egress", in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months, "GB",
-            in.transfer.egress_usd_per_gb, "to the internet");
-  const double share = in.engineering.spread_runs > 0 ? std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
-                                                      : 1.0;
-  push_line(e.lines, "engineering", in.engineering.person_weeks * share, "person-weeks", in.engineering.usd_per_week,
-            share < 1 ? fmt("%.3g", share * 100) + "% of the one-off effort, spread over runs" : "one-off effort");
-  e.engineering = e.lines.back().usd;
-  return e;
-}
-
-double node_power_w(const JobPerf& job, std::optional<double> override_w, bool* known) {
-  if (override_w) {
-    *known = true;
-    return *override_w;
-  }
-  *known = job.chip_power_w > 0;
-  return job.chips_per_node * job.chip_power_w + job.host_power_w_per_node;
-}
-
-// Fills the derived per-token, per-run and per-month figures of a bill.
-// What every bill adds after its compute items: the compute cost split by wall-time term (at
-// usd_per_node_hour_by_term), storage, transfer and engineering, the checked total, and the
-// compute-only bound: the campaign's model FLOPs at dense peak, in node-hours at bound_rate. No
-// plan on these chips bills less compute than that (MFU <= 1).
-void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const CampaignTime& ct,
-                 double usd_per_node_hour_by_term, double bound_rate, const char* what) {
-  for (const auto& t : ct.terms)
-    if (t.name != "queue")
-      add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * usd_per_node_hour_by_term);
-  const Extras ex = extras(in, job, ct.wall_s);
-  for (const auto& l : ex.lines) add_line(b, l);
-  b.engineering_usd = ex.engineering;
-  b.campaign_months = ex.months;
-  b.total_usd = sum_terms(b.items_usd);
-  check_sum(what, b.items_usd, b.total_usd);
-  if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
-    b.compute_only_bound_usd = job.model_flops_per_step * job.steps * run_equivalents(in.campaign) /
-                               (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 * bound_rate;
-}
-
-void derive(Bill& b, const CostInputs& in, const JobPerf& job, double compute_usd) {
-  b.runs = in.campaign.runs;
-  b.run_equivalents = run_equivalents(in.campaign);
-  b.tokens = job.tokens_per_step * job.steps * b.run_equivalents;
-  const double mtok = b.tokens / 1e6;
-  b.usd_per_million_tokens = mtok > 0 ? b.total_usd / mtok : 0;
-  b.compute_usd_per_million_tokens = mtok > 0 ? compute_usd / mtok : 0;
-  b.usd_per_run = b.runs > 0 ? b.total_usd / b.runs : 0;
-  const double recurring = b.total_usd - b.engineering_usd;
-  // Per month: runs_per_month runs; else the campaign back to back, and a campaign shorter than a
-  // month counts as that month's spend.
-  if (in.campaign.runs_per_month > 0)
-    b.usd_per_month = recurring / b.runs * in.campaign.runs_per_month;
-  else
-    b.usd_per_month = recurring / std::max(1.0, b.campaign_months);
-}
-
-void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double pue,
-                 const EnergyInputs& en, double billed_s) {
-  b.energy_known = known;
-  b.node_power_w = power_w;
-  if (!known) {
-    b.warnings.push_back("energy: no published chip power for " +
-                         (job.accelerator_id.empty() ? std::string("this accelerator") : job.accelerator_id) +
-                         "; set energy.node_power_w (measured watts per node) for energy and CO2e");
-    return;
-  }
-  // kWh = nodes x W per node x hours x PUE / 1000
-  b.energy_kwh = job.nodes * power_w * billed_s / 3600.0 * pue / 1000.0;
-  b.co2e_kg = b.energy_kwh * en.grid_kg_co2e_per_kwh;
-}
-
-}  // namespace
+}  // namespace bill
 
 // ---------------------------------------------------------------------------------------------
 
@@ -684,54 +541,6 @@ double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shar
     b.tiers.push_back(line);
   }
   return blended;
-}
-
-// Owned cluster: same job, no spot; its yearly cost allocated to the run's node-hours.
-Bill owned_bill(const CostInputs& in, const JobPerf& job, const Instance& inst, const Accelerator& acc,
-                CostResult& r) {
-  Bill o;
-  o.kind = "owned";
-  o.instance_id = inst.id;
-  const OwnedClusterInputs& oc = in.owned;
-  const int n_own = oc.nodes > 0 ? oc.nodes : job.nodes;
-  if (job.nodes > n_own)
-    o.warnings.push_back("owned_cluster.nodes: the job needs " + std::to_string(job.nodes) +
-                         " nodes, the owned cluster has " + std::to_string(n_own));
-  r.owned_wall = wall_time(in, job, acc, 0.0, 1.0, false);
-  const CampaignTime oct = campaign_time(in, job, acc, 0.0);
-  o.instance_hours = job.nodes * oct.billed_s / 3600.0;  // node-hours of the campaign
-  bool pknown = false;
-  const double opw = node_power_w(job, oc.node_power_w ? oc.node_power_w : in.energy.node_power_w, &pknown);
-  const double kwh_price = oc.usd_per_kwh.value_or(in.energy.usd_per_kwh);
-  // Per year: straight-line depreciation; energy of busy hours at full power and idle hours at
-  // idle_power_fraction, x PUE; facility; staff.
-  const double dep_y = n_own * oc.capex_usd_per_node / oc.depreciation_years;
-  const double energy_y = pknown ? n_own * opw / 1000.0 * oc.pue * kHoursPerYear *
-                                       (oc.utilization + (1 - oc.utilization) * oc.idle_power_fraction) *
-                                       kwh_price
-                                 : 0;
-  const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
-  const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
-  // Each yearly cost is spread over the year's useful node-hours: this campaign pays its share.
-  const std::pair<const char*, double> per_year[] = {{"owned.depreciation", dep_y},
-                                                     {"owned.energy", energy_y},
-                                                     {"owned.facility", oc.facility_usd_per_year},
-                                                     {"owned.staff", oc.staff_usd_per_year}};
-  for (const auto& [item, usd_y] : per_year)
-    add_line(o, {item, o.instance_hours, "node-hours", usd_y / useful_node_hours_y, usd_y * share,
-                 usd(usd_y) + " a year over " + fmt("%.0f", useful_node_hours_y) + " useful node-hours"});
-  const double owned_compute = sum_terms(o.items_usd);
-  o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
-  o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
-  o.usd_per_node_hour = o.usd_per_year / useful_node_hours_y;
-  finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
-              "owned cost_usd");
-  derive(o, in, job, owned_compute);
-  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
-  if (!pknown) o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
-  if (oc.capex_usd_per_node <= 0)
-    o.warnings.push_back("owned_cluster.capex_usd_per_node is 0: the owned bill has no hardware cost");
-  return o;
 }
 
 }  // namespace
