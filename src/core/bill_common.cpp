@@ -67,8 +67,12 @@ void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const Campai
   for (const auto& t : ct.terms)
     if (t.name != "queue")
       add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * usd_per_node_hour_by_term);
+  std::vector<BillLine> incidents;
+  incident_lines(incidents, in, job, ct, usd_per_node_hour_by_term);
+  for (const auto& l : incidents) add_line(b, l);
   const Extras ex = extras(in, job, ct.wall_s);
   for (const auto& l : ex.lines) add_line(b, l);
+  b.notes.insert(b.notes.end(), ex.notes.begin(), ex.notes.end());
   b.engineering_usd = ex.engineering;
   b.campaign_months = ex.months;
   b.total_usd = sum_terms(b.items_usd);

@@ -43,7 +43,7 @@ double run_equivalents(const CampaignInputs& c);
 // Power of one node: the override, else chips x chip power + host; *known: a published figure.
 double node_power_w(const JobPerf& job, std::optional<double> override_w, bool* known);
 // What every bill adds after its compute items: the compute cost split by wall-time term (at
-// usd_per_node_hour_by_term), storage, transfer and engineering, the checked total, and the
+// usd_per_node_hour_by_term), incidents (at the same rate), storage, transfer and engineering, the checked total, and the
 // compute-only bound: the campaign's model FLOPs at dense peak, in node-hours at bound_rate. No
 // plan on these chips bills less compute than that (MFU <= 1).
 void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const CampaignTime& ct,

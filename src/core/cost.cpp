@@ -4,6 +4,7 @@
 #include "core/cost.hpp"
 
 #include "core/bill_common.hpp"
+#include "core/bill_extras.hpp"
 #include "core/owned_cluster.hpp"
 
 #include <algorithm>
@@ -239,6 +240,19 @@ struct Checks {
   void positive(double v, const std::string& field) {
     need(std::isfinite(v) && v > 0, field, fmt("%g", v) + " must be a finite number > 0");
   }
+  // A figure with a plausible ceiling: above it is a typo (a rate in cents, a size in bytes).
+  void at_most(double v, double hi, const std::string& field, const char* unit) {
+    nonneg(v, field);
+    need(!(v > hi), field, fmt("%g", v) + " " + unit + " is absurd (at most " + fmt("%g", hi) + ")");
+  }
+  void one_of(const std::string& v, const std::vector<std::string>& allowed, const std::string& field) {
+    std::string list;
+    for (const auto& a : allowed) {
+      if (a == v) return;
+      list += (list.empty() ? "" : ", ") + a;
+    }
+    need(false, field, "'" + v + "' is not one of " + list);
+  }
 };
 
 // Compile, warm-up, checkpoints, failures, spot, queueing.
@@ -250,7 +264,7 @@ void check_run_overheads(Checks& k, const CostInputs& in) {
   if (in.warmup.minutes) k.nonneg(*in.warmup.minutes, "overheads.warmup.minutes");
   if (in.warmup.throughput) k.fraction(*in.warmup.throughput, "overheads.warmup.throughput");
   if (in.checkpoint.interval_min) k.positive(*in.checkpoint.interval_min, "overheads.checkpoint.interval_min");
-  k.positive(in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
+  if (in.checkpoint.write_gb_per_s) k.positive(*in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
   k.nonneg(in.checkpoint.bytes_override, "overheads.checkpoint.bytes");
   k.need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept", std::to_string(in.checkpoint.kept) + " must be >= 0");
   k.nonneg(in.failures.per_node_hour, "overheads.failures.per_node_hour");
@@ -297,20 +311,58 @@ void check_pricing_mix(Checks& k, const CostInputs& in) {
     k.need(isum > 0, "pricing.mix", "instance counts sum to 0");
 }
 
-// Storage, transfer, engineering.
+// Storage, transfer, engineering. Ceilings: $100 per GB-month or per GB (S3 Standard is $0.023),
+// an exabyte (1e9 GB), a century of retention, 100,000 TiB of FSx.
 void check_other_costs(Checks& k, const CostInputs& in) {
-  k.nonneg(in.storage.usd_per_gb_month, "overheads.storage.usd_per_gb_month");
-  k.nonneg(in.storage.dataset_gb, "overheads.storage.dataset_gb");
-  k.nonneg(in.storage.retention_months, "overheads.storage.retention_months");
-  k.nonneg(in.transfer.cross_region_copies, "overheads.transfer.cross_region_copies");
-  if (in.transfer.copy_gb) k.nonneg(*in.transfer.copy_gb, "overheads.transfer.copy_gb");
-  k.nonneg(in.transfer.cross_region_usd_per_gb, "overheads.transfer.cross_region_usd_per_gb");
-  k.nonneg(in.transfer.egress_gb, "overheads.transfer.egress_gb");
-  k.nonneg(in.transfer.egress_gb_per_month, "overheads.transfer.egress_gb_per_month");
-  k.nonneg(in.transfer.egress_usd_per_gb, "overheads.transfer.egress_usd_per_gb");
+  const StorageInputs& st = in.storage;
+  if (st.usd_per_gb_month) k.at_most(*st.usd_per_gb_month, 100, "overheads.storage.usd_per_gb_month", "$/GB-month");
+  k.at_most(st.dataset_gb, 1e9, "overheads.storage.dataset_gb", "GB");
+  k.at_most(st.retention_days, 36500, "overheads.storage.retention_days", "days");
+  const std::vector<std::string> services = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
+  k.one_of(st.checkpoints_service, services, "overheads.storage.checkpoints_service");
+  k.one_of(st.dataset_service, services, "overheads.storage.dataset_service");
+  k.one_of(st.fsx_tier, {"persistent_2_125", "persistent_2_250", "persistent_2_500", "persistent_2_1000", "scratch_2"},
+           "overheads.storage.fsx_tier");
+  if (st.fsx_capacity_tib) {
+    k.at_most(*st.fsx_capacity_tib, 1e5, "overheads.storage.fsx_capacity_tib", "TiB");
+    k.need(*st.fsx_capacity_tib > 0, "overheads.storage.fsx_capacity_tib", "must be > 0");
+  }
+  const TransferInputs& t = in.transfer;
+  k.at_most(t.cross_region_copies, 1e6, "overheads.transfer.cross_region_copies", "copies");
+  if (t.copy_gb) k.at_most(*t.copy_gb, 1e9, "overheads.transfer.copy_gb", "GB");
+  if (t.cross_region_usd_per_gb) k.at_most(*t.cross_region_usd_per_gb, 100, "overheads.transfer.cross_region_usd_per_gb", "$/GB");
+  k.at_most(t.egress_gb, 1e9, "overheads.transfer.egress_gb", "GB");
+  k.at_most(t.egress_gb_per_month, 1e9, "overheads.transfer.egress_gb_per_month", "GB");
+  if (t.egress_usd_per_gb) k.at_most(*t.egress_usd_per_gb, 100, "overheads.transfer.egress_usd_per_gb", "$/GB");
   k.nonneg(in.engineering.person_weeks, "overheads.engineering.person_weeks");
   k.nonneg(in.engineering.usd_per_week, "overheads.engineering.usd_per_week");
   k.nonneg(in.engineering.spread_runs, "overheads.engineering.spread_runs");
+}
+
+// Incidents: a lost day or an OOM of at most ten years, a regression's lost share in (0, 1).
+void check_incidents(Checks& k, const CostInputs& in) {
+  for (size_t i = 0; i < in.incidents.size(); ++i) {
+    const Incident& x = in.incidents[i];
+    const std::string f = "incidents[" + std::to_string(i) + "]";
+    switch (x.kind) {
+      case IncidentKind::lost_day:
+        k.at_most(x.days, 3650, f + ".days", "days");
+        break;
+      case IncidentKind::oom:
+        k.at_most(x.hours, 87600, f + ".hours", "hours");
+        break;
+      case IncidentKind::throughput_regression:
+        k.at_most(x.days, 3650, f + ".days", "days");
+        k.need(std::isfinite(x.fraction) && x.fraction > 0 && x.fraction < 1, f + ".fraction",
+               fmt("%g", x.fraction) + " must be in (0, 1): the share of throughput lost");
+        break;
+      case IncidentKind::failed_runs:
+        k.fraction(x.fraction, f + ".fraction");
+        k.need(std::isfinite(x.progress) && x.progress > 0 && x.progress <= 1, f + ".progress",
+               fmt("%g", x.progress) + " must be in (0, 1]: how far a failed run got");
+        break;
+    }
+  }
 }
 
 // Campaign, owned cluster, energy, deadline.
@@ -329,6 +381,16 @@ void check_campaign_and_energy(Checks& k, const CostInputs& in) {
     k.need(in.owned.nodes >= 0, "owned_cluster.nodes", std::to_string(in.owned.nodes) + " must be >= 0");
     k.nonneg(in.owned.capex_usd_per_node, "owned_cluster.capex_usd_per_node");
     k.positive(in.owned.depreciation_years, "owned_cluster.depreciation_years");
+    k.need(std::isfinite(in.owned.residual_fraction) && in.owned.residual_fraction >= 0 && in.owned.residual_fraction < 1,
+           "owned_cluster.residual_fraction", fmt("%g", in.owned.residual_fraction) + " must be in [0, 1)");
+    k.at_most(in.owned.financing_rate, 1, "owned_cluster.financing_rate", "a year");
+    if (in.owned.financing_years) {
+      k.positive(*in.owned.financing_years, "owned_cluster.financing_years");
+      k.at_most(*in.owned.financing_years, 100, "owned_cluster.financing_years", "years");
+    }
+    k.nonneg(in.owned.maintenance_usd_per_year, "owned_cluster.maintenance_usd_per_year");
+    k.at_most(in.owned.maintenance_fraction_per_year, 1, "owned_cluster.maintenance_fraction_per_year", "of capex a year");
+    k.at_most(in.owned.colocation_usd_per_kw_month, 10000, "owned_cluster.colocation_usd_per_kw_month", "$/kW-month");
     k.need(std::isfinite(in.owned.utilization) && in.owned.utilization > 0 && in.owned.utilization <= 1,
            "owned_cluster.utilization", fmt("%g", in.owned.utilization) + " must be in (0, 1]");
     if (in.owned.node_power_w) k.nonneg(*in.owned.node_power_w, "owned_cluster.node_power_w");
@@ -354,6 +416,7 @@ std::vector<InputProblem> validate(const CostInputs& in) {
   check_run_overheads(k, in);
   check_pricing_mix(k, in);
   check_other_costs(k, in);
+  check_incidents(k, in);
   check_campaign_and_energy(k, in);
   return k.p;
 }
@@ -402,8 +465,7 @@ WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& 
   }
 
   // Checkpoints: blocking writes of the whole checkpoint at the storage's aggregate bandwidth.
-  const double bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override : job.checkpoint_bytes;
-  w.checkpoint_write_s = bytes / 1e9 / in.checkpoint.write_gb_per_s;
+  w.checkpoint_write_s = checkpoint_bytes(in, job) / 1e9 / checkpoint_write_gb_per_s(in, job);
   const EventRates er = event_rates(in, job, spot_share);
   const double rate = er.failures_per_s + er.spot_per_s;
   if (in.checkpoint.interval_min) {
@@ -443,8 +505,18 @@ WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& 
              {"warmup", warmup},       {"checkpoints", checkpoints},
              {"failures", failures},   {"spot_interruptions", spot},
              {"queue", queue}};
+  // Incidents delay the run; their instance-hours are billed on lines of their own (reruns.*,
+  // incidents.*), not at the tier mix. The named ones happen once, in the campaign's first run.
+  double unplanned = 0;
+  if (!in.incidents.empty()) {
+    const double reruns = rerun_s(in, run);
+    const double incidents = cached ? 0 : incident_delay_s(in);
+    w.terms.push_back({"reruns", reruns});
+    w.terms.push_back({"incidents", incidents});
+    unplanned = reruns + incidents;
+  }
   w.total_s = sum_terms(w.terms);
-  w.billed_s = w.total_s - queue;
+  w.billed_s = w.total_s - queue - unplanned;
   check_sum("wall_time", w.terms, w.total_s);
   return w;
 }
