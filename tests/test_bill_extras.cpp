@@ -451,8 +451,10 @@ TEST(SeedBills, DeadlineInTheText) {
   EXPECT_FALSE(c.deadline->meets);
   EXPECT_NEAR(c.deadline->margin_s, 30 * 86400.0 - c.wall.total_s, 1e-6);
   const std::string t = tc::io::result_text(job, r);
-  EXPECT_TRUE(contains(t, "deadline 30.0 days: a run takes " + tc::format_duration(c.wall.total_s) + ", late by " +
-                              tc::format_duration(c.wall.total_s - 30 * 86400.0)))
+  const std::string expected = "deadline " + tc::io::format_duration(30 * 86400.0) + ": a run takes " +
+                               tc::io::format_duration(c.wall.total_s) + ", late by " +
+                               tc::io::format_duration(c.wall.total_s - 30 * 86400.0);
+  EXPECT_TRUE(contains(t, expected))
       << t;
 }
 
