@@ -206,6 +206,21 @@ void deadline_and_payback(std::ostringstream& o, const CostReport& r) {
 
 }  // namespace
 
+Table bill_table(const CostReport& r) {
+  Table t;
+  t.header = {"bill", "instance", "item", "quantity", "unit", "usd_per_unit", "usd", "detail"};
+  auto add = [&](const Bill& b) {
+    for (const auto& l : b.lines)
+      t.rows.push_back({b.kind, b.instance_id, l.item, format_number(l.quantity), l.unit, format_number(l.usd_per_unit),
+                        format_fixed(l.usd, 2), l.detail});
+    t.rows.push_back({b.kind, b.instance_id, "total", "", "", "", b.priced ? format_fixed(b.total_usd, 2) : "-",
+                      b.priced ? "" : "incomplete: unpriced hours"});
+  };
+  add(r.result.bill);
+  if (r.result.owned) add(*r.result.owned);
+  return t;
+}
+
 std::string cost_text(const CostReport& r) {
   const CostResult& c = r.result;
   const Bill& b = c.bill;
