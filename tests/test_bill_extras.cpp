@@ -474,3 +474,65 @@ TEST(ServicePresets, EveryServiceTheModelNamesIsPricedWithASource) {
 }
 
 }  // namespace
+
+namespace {
+
+// Sets a dotted path ("overheads.storage.dataset_gb") in a document.
+void set_path(Json& doc, const std::string& path, const Json& v) {
+  Json* at = &doc;
+  std::size_t start = 0;
+  for (std::size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', start)) {
+    at = &(*at)[path.substr(start, dot - start)];
+    start = dot + 1;
+  }
+  (*at)[path.substr(start)] = v;
+}
+
+// The class of defect: a storage, transfer or owned-cluster figure that is negative, absurd, zero
+// where it must be positive, or not a number reaches the bill. Every such value must be an
+// InputError naming its field, whatever the field and the value.
+TEST(StorageInput, PropertyEveryBadFigureNamesItsField) {
+  struct Case {
+    const char* path;
+    std::vector<double> bad;
+  };
+  const std::vector<Case> cases = {
+      {"overheads.storage.dataset_gb", {-1, 1e13, 1e300}},
+      {"overheads.storage.retention_days", {-1, 1e6}},
+      {"overheads.storage.retention_months", {-1, 1e300}},
+      {"overheads.storage.usd_per_gb_month", {-0.1, 1e4}},
+      {"overheads.storage.fsx_capacity_tib", {0, -1, 1e7}},
+      {"overheads.transfer.copy_gb", {-1, 1e13}},
+      {"overheads.transfer.cross_region_copies", {-1, 1e9}},
+      {"overheads.transfer.cross_region_usd_per_gb", {-1, 1e4}},
+      {"overheads.transfer.egress_gb", {-1, 1e13}},
+      {"overheads.transfer.egress_gb_per_month", {-1, 1e13}},
+      {"overheads.transfer.egress_usd_per_gb", {-1, 1e4}},
+      {"owned_cluster.residual_fraction", {-0.1, 1, 2}},
+      {"owned_cluster.financing_rate", {-0.1, 5}},
+      {"owned_cluster.financing_years", {0, -2, 1000}},
+      {"owned_cluster.maintenance_usd_per_year", {-1, 1e300}},
+      {"owned_cluster.maintenance_fraction_per_year", {-1, 2}},
+      {"owned_cluster.colocation_usd_per_kw_month", {-1, 1e6}},
+  };
+  std::mt19937 rng(2026);
+  int checked = 0;
+  for (int i = 0; i < 600; ++i) {
+    const Case& c = cases[rng() % cases.size()];
+    Json doc = Json::parse(R"({"owned_cluster": {"capex_usd_per_node": 300000}})");
+    const int kind = static_cast<int>(rng() % 4);
+    Json v = kind == 0 ? Json("12") : kind == 1 ? Json::array({1}) : Json(c.bad[rng() % c.bad.size()]);
+    if (kind == 3) v = Json(c.bad[rng() % c.bad.size()]);
+    set_path(doc, c.path, v);
+    try {
+      tc::io::parse_cost_inputs(doc);
+      ADD_FAILURE() << c.path << " = " << v.dump() << " was accepted";
+    } catch (const tc::io::InputError& e) {
+      EXPECT_EQ(e.field(), c.path) << v.dump() << ": " << e.what();
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 600);
+}
+
+}  // namespace
