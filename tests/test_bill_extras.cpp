@@ -536,3 +536,25 @@ TEST(StorageInput, PropertyEveryBadFigureNamesItsField) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SeedBills, OwnedHardwareTooSmallOrUnknownIsSaid) {
+  Json doc = Json::parse(tc::io::embedded_contents("presets/scenarios/case-e-moe-176b.json"));
+  doc["owned_cluster"]["nodes"] = 1;  // 8 H100 for a 176B MoE: the weights alone exceed 640 GB of HBM
+  const tc::io::Result r = tc::io::evaluate(tc::io::parse_job(doc, lib(), "case-e"), lib());
+  const tc::CostResult& c = tc::io::cost_of(r).result;
+  EXPECT_GT(c.bill.total_usd, 0);
+  bool said = false;
+  for (const auto& w : c.warnings) said = said || contains(w, "owned_cluster: the job does not fit in the memory of 1 x p5");
+  EXPECT_TRUE(said);
+  doc["owned_cluster"]["instance"] = "p9.nonexistent";
+  try {
+    tc::io::cost_of(tc::io::evaluate(tc::io::parse_job(doc, lib(), "case-e"), lib()));
+    ADD_FAILURE() << "an unknown owned instance was accepted";
+  } catch (const tc::io::InputError& e) {
+    EXPECT_EQ(e.field(), "owned_cluster.instance");
+  }
+}
+
+}  // namespace

@@ -40,18 +40,20 @@ void add_baseline(CostReport& r, const Job& job, const PresetLibrary& lib) {
 void add_owned_elsewhere(CostReport& r, const Job& job, const PresetLibrary& lib) {
   const OwnedClusterInputs& oc = job.cost.owned;
   if (!oc.enabled || oc.instance_id.empty() || oc.instance_id == job.spec.scenario.instance.id) return;
+  lib.require_instance(oc.instance_id, "owned_cluster.instance");  // an unknown id is an input error
   ScenarioSpec ospec;
   Estimate oest;
   try {
-    lib.require_instance(oc.instance_id, "owned_cluster.instance");
     ospec = with_instance(job.spec, lib, oc.instance_id);
     // The scenario's layout is for its own instance: the owned hardware gets a plan of its own.
     ospec.request = PlanRequest{};
     ospec = with_nodes(ospec, oc.nodes > 0 ? oc.nodes : ospec.scenario.nodes);
     oest = run_estimate(ospec);
   } catch (const InputError& e) {
-    if (e.field() == "owned_cluster.instance") throw;
-    throw InputError("owned_cluster.instance", oc.instance_id + ": " + e.what());
+    // Hardware that cannot run the job leaves the cloud bill standing, and says why.
+    r.result.warnings.push_back("owned_cluster.instance: " + oc.instance_id + " cannot run this job (" + e.what() +
+                                "); no owned bill");
+    return;
   }
   const Scenario& sc = ospec.scenario;
   OwnedResult o = evaluate_owned(job.cost, job_perf(sc, oest), sc.instance, sc.accelerator, r.result.bill);
