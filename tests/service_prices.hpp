@@ -32,6 +32,7 @@ inline std::vector<tc::ServicePrice> hand_services() {
   inter.pairs = {{"us-east-1", "us-east-2", 0.01}, {"us-east-2", "us-east-1", 0.01}};
   return {s3,
           flat_service("s3_express_one_zone", "GB-months", 0.11),
+          flat_service("s3_express_one_zone_upload", "GB", 0.0032),
           flat_service("fsx_lustre_persistent_2_125", "GB-months", 0.145, 125),
           flat_service("fsx_lustre_persistent_2_1000", "GB-months", 0.53, 1000),
           flat_service("fsx_lustre_scratch_2", "GB-months", 0.14, 200),

@@ -135,6 +135,19 @@ TEST(Storage, ExpressOneZoneAtItsOwnRate) {
   EXPECT_NEAR(item(run(in, job(1, 730)).bill, "storage.s3_express_one_zone"), 110, 1e-9);
 }
 
+TEST(Storage, ExpressOneZoneBillsTheCheckpointsUploaded) {
+  CostInputs in = bare();
+  in.checkpoint.kept = 2;
+  in.checkpoint.interval_min = 60;
+  in.checkpoint.bytes_override = 1e12;  // 1 TB, written at the default 10 GB/s in 100 s
+  in.storage.checkpoints_service = "s3_express_one_zone";
+  const tc::CostResult r = run(in, job(1, 10));
+  // 10 h of training, one checkpoint an hour: 10 x 1,000 GB uploaded at $0.0032 = $32, plus
+  // 2 TB stored at $0.11 per GB-month for the campaign's months.
+  const double months = r.wall.total_s / 3600 / 730;
+  EXPECT_NEAR(item(r.bill, "storage.s3_express_one_zone"), 10000 * 0.0032 + 2000 * 0.11 * months, 1e-6);
+}
+
 TEST(Storage, FsxCapacitySetsTheCheckpointBandwidthAndTheBill) {
   CostInputs in = bare();
   in.checkpoint.kept = 2;

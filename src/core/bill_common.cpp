@@ -70,7 +70,7 @@ void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const Campai
   std::vector<BillLine> incidents;
   incident_lines(incidents, in, job, ct, usd_per_node_hour_by_term);
   for (const auto& l : incidents) add_line(b, l);
-  const Extras ex = extras(in, job, ct.wall_s);
+  const Extras ex = extras(in, job, ct);
   for (const auto& l : ex.lines) add_line(b, l);
   b.notes.insert(b.notes.end(), ex.notes.begin(), ex.notes.end());
   b.engineering_usd = ex.engineering;

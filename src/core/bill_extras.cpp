@@ -150,6 +150,23 @@ void egress_lines(Extras& e, const CostInputs& in, double months) {
   }
 }
 
+// S3 Express One Zone bills each GB uploaded (S3 FAQ [A9]): the checkpoints written in the
+// campaign, i.e. the seconds spent writing them x the write bandwidth. Retrievals (on restarts)
+// are left out, and said so.
+void express_upload_lines(Extras& e, const CostInputs& in, const JobPerf& job, const CampaignTime& ct) {
+  if (in.storage.checkpoints_service != "s3_express_one_zone" || in.checkpoint.kept == 0) return;
+  double writing_s = 0;
+  for (const auto& t : ct.terms)
+    if (t.name == "checkpoints") writing_s = t.value;
+  const double gb = writing_s * checkpoint_write_gb_per_s(in, job);
+  if (!(gb > 0)) return;
+  const ServicePrice& p = require_service(in, "s3_express_one_zone_upload", "overheads.storage.checkpoints_service");
+  tiered_lines(e.lines, "storage.s3_express_one_zone", p, gb, 1, "checkpoints written in the campaign (" +
+               qty(gb) + " GB)");
+  e.notes.push_back("storage: S3 Express One Zone's per-GB retrieval (checkpoint reads on restart) and its requests "
+                    "are not in this bill");
+}
+
 }  // namespace
 
 std::vector<double> split_steps(double units, const std::vector<PriceStep>& steps) {
@@ -195,9 +212,9 @@ double checkpoint_write_gb_per_s(const CostInputs& in, const JobPerf& job) {
   return f.capacity_tib * f.price->throughput_mb_s_per_tib / 1000.0;
 }
 
-Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) {
+Extras extras(const CostInputs& in, const JobPerf& job, const CampaignTime& ct) {
   Extras e;
-  const double running_months = campaign_wall_s / 3600.0 / kHoursPerMonth;
+  const double running_months = ct.wall_s / 3600.0 / kHoursPerMonth;
   e.months = running_months;
   if (in.campaign.runs_per_month > 0)
     e.months = std::max(running_months, in.campaign.runs / in.campaign.runs_per_month);
@@ -209,9 +226,7 @@ Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) 
   if (on_s3)
     e.notes.push_back("transfer: checkpoint writes and dataset reads between EC2 and S3 in the same region are "
                       "free (hardware.md 2.4.7); no line for them");
-  if (!stored_on(in, job, "s3_express_one_zone").empty())
-    e.notes.push_back("storage: S3 Express One Zone also bills $0.0032 per GB uploaded and $0.0006 per GB "
-                      "retrieved (S3 FAQ); not in this bill");
+  express_upload_lines(e, in, job, ct);
   copy_lines(e, in);
   egress_lines(e, in, e.months);
   const double share = in.engineering.spread_runs > 0 ? std::min(1.0, in.campaign.runs / in.engineering.spread_runs)

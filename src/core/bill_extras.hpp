@@ -21,8 +21,9 @@ struct Extras {
   std::vector<std::string> notes;
 };
 
-// Storage, transfer and engineering of a campaign that runs campaign_wall_s in all.
-Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s);
+// Storage, transfer and engineering of a campaign of wall time ct (its checkpoint term sets the
+// GB written to storage that bills uploads).
+Extras extras(const CostInputs& in, const JobPerf& job, const CampaignTime& ct);
 
 // The checkpoint's size in bytes: the override, else weights + optimizer state.
 double checkpoint_bytes(const CostInputs& in, const JobPerf& job);
