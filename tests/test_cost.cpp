@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/claims.hpp"
+#include "core/commitments.hpp"
 #include "core/cost.hpp"
 #include "io/cost_json.hpp"
 #include "io/job.hpp"
@@ -71,7 +72,7 @@ Accelerator trainium2() {
 }
 tc::PriceTier price(const std::string& tier, double usd, const std::string& region = "us-east-1",
                     const std::string& date = "2025-11-30") {
-  return {tier, usd, region, date, "test"};
+  return {tier, usd, region, {region}, date, "test"};
 }
 Instance p5() {
   Instance i;
@@ -246,11 +247,22 @@ TEST(CostBill, HandWorkedComponents) {
   EXPECT_NEAR(item(b, "transfer.cross_region"), 2 * 1000 * 0.02, 1e-9);
   EXPECT_NEAR(item(b, "transfer.egress"), 500 * 0.09, 1e-9);
   EXPECT_NEAR(item(b, "engineering"), 10000.0 / 10, 1e-9);
+  // The 3-year reservation holds ceil(2 x 0.5) = 1 instance for 26,280 h at $4/h whatever the job
+  // uses: its 1 h is $4 of $105,120; the rest is on the bill as idle.
+  EXPECT_NEAR(item(b, "instance.reserved_3y.idle"), 26280 * 4 - 4, 1e-6);
   EXPECT_NEAR(b.total_usd, sum(b.items_usd), 1e-9);
-  EXPECT_NEAR(b.total_usd, 14 + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 45 + 1000, 1e-9);
-  EXPECT_NEAR(sum(b.instance_usd_by_term), 14, 1e-9);
+  const double idle = 26280 * 4 - 4;
+  EXPECT_NEAR(b.total_usd, 14 + idle + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 45 + 1000, 1e-6);
+  EXPECT_TRUE(contains(joined(b.warnings), "commits $105 k; this campaign uses $4 of it")) << joined(b.warnings);
+  EXPECT_NEAR(sum(b.instance_usd_by_term), 14 + idle, 1e-6);
   EXPECT_NEAR(b.usd_per_million_tokens, b.total_usd / (3600 * 1e6 / 1e6), 1e-9);
-  EXPECT_NEAR(b.compute_usd_per_million_tokens, 14.0 / 3600, 1e-12);
+  EXPECT_NEAR(b.compute_usd_per_million_tokens, (14.0 + idle) / 3600, 1e-9);
+  // Shared with other work, the job pays only its hours, and the bill says who pays the rest.
+  in.pricing.idle_commitment = tc::IdleCommitment::share;
+  const tc::Bill s = tc::evaluate_cost(in, j, simple(), gpu()).bill;
+  EXPECT_EQ(item(s, "instance.reserved_3y.idle"), -1);
+  EXPECT_NEAR(s.total_usd, 14 + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 45 + 1000, 1e-9);
+  EXPECT_TRUE(contains(joined(s.warnings), "is NOT on this bill")) << joined(s.warnings);
   // Energy: 2 nodes x (8 x 700 + 1600) W x 1 h x PUE 1.15
   EXPECT_TRUE(b.energy_known);
   EXPECT_NEAR(b.energy_kwh, 2 * 7.2 * 1.15, 1e-9);
@@ -293,7 +305,7 @@ TEST(CostBill, NoPublicPriceIsNeverInvented) {
   const auto r = tc::evaluate_cost(in, job(4, 3600, 1), trn2(), trainium2());
   EXPECT_FALSE(r.bill.priced);
   ASSERT_EQ(r.bill.unpriced.size(), 1u);
-  EXPECT_TRUE(contains(r.bill.unpriced[0], "no public on_demand price")) << r.bill.unpriced[0];
+  EXPECT_TRUE(contains(r.bill.unpriced[0], "no public on_demand price in us-east-1")) << r.bill.unpriced[0];
   EXPECT_TRUE(contains(r.bill.unpriced[0], "capacity_block $35.76")) << r.bill.unpriced[0];
   EXPECT_EQ(item(r.bill, "instance.on_demand"), -1);
   const Json j = [&] {
@@ -306,9 +318,15 @@ TEST(CostBill, NoPublicPriceIsNeverInvented) {
   EXPECT_TRUE(j["cost_usd"]["total"].is_null());
   EXPECT_TRUE(j["usd_per_million_tokens"].is_null());
 
-  // The default pricing falls back to the Capacity Block rate and says so.
+  // In us-east-1 trn2 has no price at all, and the bill says where it has one.
   CostInputs def;
   def.failures.per_node_hour = 0;
+  const auto e1 = tc::evaluate_cost(def, job(4, 3600, 1), trn2(), trainium2());
+  EXPECT_FALSE(e1.bill.priced);
+  EXPECT_TRUE(contains(joined(e1.bill.unpriced), "capacity_block price in us-east-1 (it has one in us-east-2"))
+      << joined(e1.bill.unpriced);
+  // In us-east-2 the default pricing falls back to the Capacity Block rate and says so.
+  def.pricing.instance_regions = {{"trn2.48xlarge", "us-east-2"}};
   const auto d = tc::evaluate_cost(def, job(4, 3600, 1), trn2(), trainium2());
   EXPECT_TRUE(d.bill.priced);
   EXPECT_GT(item(d.bill, "instance.capacity_block"), 0);
@@ -718,3 +736,142 @@ TEST(SeedScenarios, KeyClaimReasons) {
 }
 
 }  // namespace
+
+// ---- commitments as AWS sells them (issue 12; shared/reference/hardware.md 2.4.1-2.4.4) ----------
+
+TEST(Commitments, CapacityBlockDurations) {
+  // 1-day steps to 14 days, then 7-day steps to 182 (EC2 API CapacityDurationHours).
+  EXPECT_EQ(tc::capacity_block_days(0.1), 1);
+  EXPECT_EQ(tc::capacity_block_days(3), 3);
+  EXPECT_EQ(tc::capacity_block_days(14), 14);
+  EXPECT_EQ(tc::capacity_block_days(14.01), 21);
+  EXPECT_EQ(tc::capacity_block_days(176), 182);
+  // 3 days of running do not fit a 3-day block: it ends 30 min early (11:00 UTC termination).
+  EXPECT_EQ(tc::plan_capacity_blocks(72, 10, false).last_days, 4);
+  EXPECT_EQ(tc::plan_capacity_blocks(71.5, 10, false).last_days, 3);
+  EXPECT_EQ(tc::plan_capacity_blocks(71.5, 10, true).last_days, 4);  // UltraServers: 60 min
+}
+
+TEST(Commitments, ThreeDayJobOnTenP5InCapacityBlocks) {
+  CostInputs in = bare();
+  in.pricing.mix = {tc::TierShare{"capacity_block", 1.0, 0, "", {}, {}}};
+  // 70 h of training on 10 nodes: one 3-day block of 10 instances, paid in full up front.
+  const auto r = tc::evaluate_cost(in, job(10, 70, 3600), p5(), gpu());
+  const tc::TierLine& t = r.bill.tiers[0];
+  EXPECT_NEAR(t.paid_instance_hours, 10 * 3 * 24, 1e-9);
+  EXPECT_NEAR(t.committed_usd, 10 * 72 * 41.528, 1e-6);  // $29,900.16
+  EXPECT_NEAR(t.usd, 10 * 70 * 41.528, 1e-6);
+  EXPECT_NEAR(item(r.bill, "instance.capacity_block.idle"), 10 * 2 * 41.528, 1e-6);
+  EXPECT_NEAR(r.bill.total_usd, 29900.16, 1e-6);
+  EXPECT_TRUE(contains(t.commitment, "1 block of 10 instances x 3 days")) << t.commitment;
+  // A job shorter than a day still pays a day.
+  const auto s = tc::evaluate_cost(in, job(10, 1, 3600), p5(), gpu());
+  EXPECT_NEAR(s.bill.total_usd, 10 * 24 * 41.528, 1e-6);
+}
+
+TEST(Commitments, TwoHundredDayJobOnEightyTrn2Blocks) {
+  CostInputs in = bare();
+  in.pricing.mix = {tc::TierShare{"capacity_block", 1.0, 0, "", {}, {}}};
+  in.pricing.region = "us-east-2";
+  // 200 days = 4,800 h: a 182-day block holds 4,367.5 h, the 432.5 h left need 433 h = 18.04 days
+  // -> 21 days. 80 instances: 2 blocks side by side (64 + 16).
+  const auto r = tc::evaluate_cost(in, job(80, 4800, 3600), trn2(), trainium2());
+  const tc::TierLine& t = r.bill.tiers[0];
+  EXPECT_NEAR(t.paid_instance_hours, 80.0 * (182 + 21) * 24, 1e-6);
+  EXPECT_NEAR(t.committed_usd, 80.0 * 203 * 24 * 35.7608, 1e-3);
+  EXPECT_TRUE(contains(t.commitment, "2 blocks side by side (1 x 64 + 16 instances)")) << t.commitment;
+  EXPECT_TRUE(contains(t.commitment, "1 consecutive x 182 days + 21 days")) << t.commitment;
+  EXPECT_NEAR(r.bill.total_usd, t.committed_usd, 1e-6);
+}
+
+TEST(Commitments, SevenDayJobOnAOneYearReservedInstance) {
+  CostInputs in = bare();
+  Instance p = p5();
+  p.prices.push_back(price("reserved_1y_convertible", 43.344));
+  in.pricing.mix = {tc::TierShare{"reserved_1y_convertible", 1.0, 0, "", {}, {}}};
+  // 128 p5 for 7 days: the job uses 128 x 168 h x $43.344 = $932 k of a commitment of
+  // 128 x 8,760 h x $43.344 = $48.6 M, which is paid whether used or not.
+  const auto r = tc::evaluate_cost(in, job(128, 168, 3600), p, gpu());
+  const tc::TierLine& t = r.bill.tiers[0];
+  EXPECT_NEAR(t.usd, 128 * 168 * 43.344, 1e-6);
+  EXPECT_NEAR(t.committed_usd, 128 * 8760 * 43.344, 1e-3);
+  EXPECT_NEAR(r.bill.total_usd, 128 * 8760 * 43.344, 1e-3);
+  const std::string w = joined(r.bill.warnings);
+  EXPECT_TRUE(contains(w, "commits $48.6 M; this campaign uses $932 k of it (1.92%)")) << w;
+  EXPECT_TRUE(contains(w, "52.1 runs a year like this one fill it")) << w;  // 8,760 / 168
+  // A campaign longer than the term renews it: 400 days of runs need two 1-year terms.
+  in.campaign.runs = 2;
+  in.campaign.runs_per_month = 2.0 / (400 * 24 / 730.0);
+  const auto two = tc::evaluate_cost(in, job(128, 168, 3600), p, gpu());
+  EXPECT_NEAR(two.bill.tiers[0].paid_instance_hours, 128.0 * 2 * 8760, 1e-6);
+}
+
+TEST(Commitments, SavingsPlanDiscountIsTheUsersAndCapped) {
+  CostInputs in = bare();
+  in.pricing.mix = {tc::TierShare{"savings_plan_compute_3y", 1.0, 0, "", {}, 0.5}};
+  const auto r = tc::evaluate_cost(in, job(2, 1, 3600), p5(), gpu());
+  EXPECT_NEAR(r.bill.tiers[0].usd_per_hour, 55.04 * 0.5, 1e-9);
+  EXPECT_NEAR(r.bill.tiers[0].paid_instance_hours, 2 * 3 * 8760.0, 1e-9);
+  EXPECT_TRUE(contains(r.bill.tiers[0].source, "AWS publishes only the maximum, 66%")) << r.bill.tiers[0].source;
+  in.pricing.mix[0].discount = 0.7;  // above the Compute plan's 66%
+  try {
+    tc::evaluate_cost(in, job(2, 1, 3600), p5(), gpu());
+    FAIL() << "a discount above the published maximum must be rejected";
+  } catch (const tc::CostError& e) {
+    EXPECT_EQ(std::string(e.field()), "pricing.mix[0].discount");
+    EXPECT_TRUE(contains(e.what(), "above the published maximum")) << e.what();
+  }
+  in.pricing.mix[0].discount.reset();
+  EXPECT_THROW(tc::evaluate_cost(in, job(2, 1, 3600), p5(), gpu()), tc::CostError);
+  in.pricing.mix = {tc::TierShare{"savings_plan_instance_1y", 1.0, 0, "", {}, 0.72}};
+  EXPECT_NO_THROW(tc::evaluate_cost(in, job(2, 1, 3600), p5(), gpu()));
+}
+
+TEST(Commitments, SpotRateFromTheAdvisorBandAndItsBreakEven) {
+  CostInputs in = bare();
+  in.spot.interruptions_per_hour.reset();
+  in.checkpoint.interval_min = 60;
+  in.spot.restart_min = 30;
+  in.pricing.mix = {tc::TierShare{"spot", 1.0, 0, "", {}, {}}};
+  Instance p = p5();
+  p.spot_advisor = {tc::SpotBand{"us-east-1", 0, 0.57, "2026-09-20", "test"},
+                    tc::SpotBand{"sa-east-1", 4, 0, "2025-11-30", "test"}};
+  const auto r = tc::evaluate_cost(in, job(8, 100, 3600), p, gpu());
+  // <5% a month: -ln(0.95) / 730 per instance-hour; the band's saving sets the price.
+  EXPECT_NEAR(r.wall.expected_spot_interruptions / (8 * r.wall.total_s / 3600), -std::log(0.95) / 730, 1e-12);
+  EXPECT_NEAR(r.bill.tiers[0].usd_per_hour, 55.04 * 0.43, 1e-9);
+  // Break-even: with a fixed interval every interruption costs L = 30 min + 30 min = 3,600 s, so
+  // T = base / (1 - rate x 8 x L / 3600); spot at 43% of the price costs what on demand does when
+  // 1 - 8 rate = 0.43, rate = 0.57 / 8.
+  EXPECT_NEAR(r.bill.tiers[0].break_even_interruptions_per_hour, 0.57 / 8, 1e-6);
+  EXPECT_FALSE(contains(joined(r.bill.warnings), "spot costs more")) << joined(r.bill.warnings);
+  in.spot.interruptions_per_hour = 0.08;  // above the break-even: the bill says so
+  EXPECT_TRUE(contains(joined(tc::evaluate_cost(in, job(8, 100, 3600), p, gpu()).bill.warnings),
+                       "spot costs more than on demand"));
+  // No band where it is priced: the highest band, said so.
+  in.spot.interruptions_per_hour.reset();
+  in.pricing.region = "eu-west-2";
+  p.prices.push_back(price("on_demand", 71.552, "eu-west-2"));
+  const auto w = tc::evaluate_cost(in, job(8, 100, 3600), p, gpu());
+  EXPECT_TRUE(contains(joined(w.bill.warnings), "publishes no interruption band for p5.48xlarge in eu-west-2"));
+  EXPECT_NEAR(w.bill.tiers[0].usd_per_hour, 71.552 * (1 - 0.55), 1e-9);  // the preset's typical discount
+}
+
+TEST(Commitments, RegionsPriceAndNeverMixSilently) {
+  CostInputs in = bare();
+  Instance p = p5();
+  p.prices.push_back(price("on_demand", 92.4672, "sa-east-1"));
+  in.pricing.region = "sa-east-1";
+  EXPECT_NEAR(tc::evaluate_cost(in, job(1, 1, 3600), p, gpu()).bill.total_usd, 92.4672, 1e-9);
+  in.pricing.region = "eu-central-1";
+  const auto none = tc::evaluate_cost(in, job(1, 1, 3600), p, gpu());
+  EXPECT_FALSE(none.bill.priced);
+  EXPECT_TRUE(contains(joined(none.bill.unpriced), "no public on_demand price in eu-central-1 (it has one in "
+                                                    "us-east-1, sa-east-1"))
+      << joined(none.bill.unpriced);
+  // A Local Zone's price belongs to its parent region.
+  p.prices = {price("capacity_block", 761.904, "us-east-1-dfw-2a")};
+  in.pricing.region = "us-east-1";
+  in.pricing.mix = {tc::TierShare{"capacity_block", 1.0, 0, "", {}, {}}};
+  EXPECT_TRUE(tc::evaluate_cost(in, job(1, 23, 3600), p, gpu()).bill.priced);
+}

@@ -554,7 +554,7 @@ TEST(PresetErrors, InstanceRules) {
   EXPECT_TRUE(contains(merge_error("i.json", doc), "duplicate tier 'on_demand'"));
   doc = builtin_json("presets/instances.json");
   doc["instances"][1]["prices"][0]["tier"] = "ondemand";
-  EXPECT_TRUE(contains(merge_error("i.json", doc), "(did you mean 'on_demand'?)"));
+  EXPECT_TRUE(contains(merge_error("i.json", doc), "unknown list-price tier 'ondemand'; nearest: on_demand")) << merge_error("i.json", doc);
 }
 
 TEST(PresetErrors, ModelRules) {

@@ -300,14 +300,20 @@ std::vector<std::string> check_valid(const Case& c) {
   const tc::Bill& b = cost.result.bill;
   for (const auto& t : b.items_usd) expect(finite_nonneg(t.value), "bill item " + t.name);
   expect(near(sum_of(b.items_usd), b.total_usd), "bill items do not sum to the total");
-  double tiers_usd = 0, tiers_hours = 0, instance_items = 0;
+  double tiers_usd = 0, tiers_hours = 0, tiers_idle = 0, instance_items = 0, idle_items = 0;
   for (const auto& t : b.tiers) {
     tiers_usd += t.usd;
     tiers_hours += t.instance_hours;
+    tiers_idle += t.idle_usd;
+    expect(t.committed_usd == 0 || near(t.committed_usd, t.usd + t.idle_usd), "commitment is not used + idle");
   }
-  for (const auto& t : b.items_usd)
-    if (t.name.rfind("instance.", 0) == 0) instance_items += t.value;
-  expect(near(tiers_usd, instance_items), "tier lines do not sum to the instance items");
+  for (const auto& t : b.items_usd) {
+    if (t.name.rfind("instance.", 0) != 0) continue;
+    instance_items += t.value;
+    if (t.name.size() > 5 && t.name.compare(t.name.size() - 5, 5, ".idle") == 0) idle_items += t.value;
+  }
+  expect(near(tiers_usd, instance_items - idle_items), "tier lines do not sum to the instance items");
+  expect(near(idle_items, tiers_idle) || idle_items == 0, "idle items are not the tiers' idle commitments");
   expect(near(tiers_hours, b.instance_hours), "tier hours do not sum to the instance-hours");
   if (b.priced)
     expect(near(sum_of(b.instance_usd_by_term), instance_items) || instance_items == 0,

@@ -307,6 +307,32 @@ TEST_F(Headless, ComparisonIsTheCommandLinesCompare) {
   EXPECT_GT(compared, 8);
 }
 
+// A fair comparison (issue 12): the scenario's own instance is always a row, rows keep chips or
+// nodes equal as asked, and a one-off port is billed only on the rows of its software stack.
+TEST(Compare, OwnRowEqualSizesAndPortingWhereItBelongs) {
+  const io::PresetLibrary lib = io::load_builtin_presets();
+  io::Json doc = {{"model", "llama3.1-8b"}, {"instance", "trn1.32xlarge"}, {"nodes", 4},
+                  {"training", {{"tokens", 1e9}}},
+                  {"overheads", {{"engineering", {{"person_weeks", 4}, {"usd_per_week", 5000}}}}}};
+  const io::Job job = io::parse_job(doc, lib, "t");
+  const auto ids = io::comparison_ids(job, {"p4d.24xlarge", "trn1.32xlarge", "p4d.24xlarge"});
+  ASSERT_EQ(ids, (std::vector<std::string>{"trn1.32xlarge", "p4d.24xlarge"}));
+  const auto rows = io::compare_instances(job, lib, ids);
+  ASSERT_TRUE(rows[0].problem.empty() && rows[1].problem.empty()) << rows[0].problem << rows[1].problem;
+  EXPECT_EQ(rows[1].job.spec.scenario.nodes, 4);  // equal nodes: the cluster was given in nodes
+  EXPECT_NEAR(io::cost_of(rows[0].result).result.bill.engineering_usd, 20000, 1e-9);
+  EXPECT_EQ(io::cost_of(rows[1].result).result.bill.engineering_usd, 0);  // the GPU row needs no port
+  const auto notes = io::comparison_notes(rows);
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "rows keep the node count equal (compare_at: nodes)"), notes.end());
+  doc["compare_at"] = "chips";  // 4 x 16 Trainium1 chips -> 64 A100 = 8 p4d.24xlarge
+  const auto at_chips = io::compare_instances(io::parse_job(doc, lib, "t"), lib, ids);
+  EXPECT_EQ(at_chips[1].job.spec.scenario.nodes, 8);
+  // Every row carries its price and its own warnings in every table format.
+  const io::Table t = io::compare_table(rows);
+  ASSERT_EQ(t.header.back(), "warnings");
+  EXPECT_EQ(t.rows[1][t.header.size() - 4], "us-east-1");
+}
+
 // A plan that does not fit in memory is neither the fastest nor the cheapest, however short and
 // cheap its estimate; an unpriced bill is not the cheapest.
 TEST(Compare, OnlyPlansThatFitAreFastestOrCheapest) {

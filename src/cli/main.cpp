@@ -146,20 +146,35 @@ int cmd_compare(const Args& a) {
     throw UsageError{"--format must be text, csv, json or markdown"};
   const auto lib = library(a);
   const auto job = read_job(a, lib);
-  std::vector<std::string> ids = a.instances.empty() ? job.spec.compare_instances : split_ids(a.instances);
-  if (a.instances.empty() && ids.empty()) ids = {job.spec.instance_id};
-  if (ids.empty()) throw tc::io::InputError("--instances", "lists no instance");
-  for (const auto& id : ids) lib.require_instance(id, "--instances");
-  const auto rows = tc::io::compare_instances(job, lib, ids);
-  const auto table = tc::io::compare_table(rows);
+  const std::vector<std::string> asked = a.instances.empty() ? job.spec.compare_instances : split_ids(a.instances);
+  if (!a.instances.empty() && asked.empty()) throw tc::io::InputError("--instances", "lists no instance");
+  for (const auto& id : asked) lib.require_instance(id, "--instances");
+  const auto rows = tc::io::compare_instances(job, lib, tc::io::comparison_ids(job, asked));
+  auto table = tc::io::compare_table(rows);
+  const auto notes = tc::io::comparison_notes(rows);
   if (format == "json") {
     std::cout << tc::io::compare_json(rows).dump(2) << "\n";
   } else if (format == "csv") {
     std::cout << tc::io::table_csv(table);
   } else if (format == "markdown") {
     std::cout << tc::io::table_markdown(table);
+    for (const auto& n : notes) std::cout << "\n- " << n;
+    std::cout << (notes.empty() ? "" : "\n");
   } else {
+    // Warnings are long: the text table lists them under it, by instance.
+    std::vector<std::string> warned;
+    for (auto& row : table.rows) {
+      for (std::size_t at = 0; !row.back().empty() && at != std::string::npos;) {
+        const std::size_t bar = row.back().find(" | ", at);
+        warned.push_back(row.front() + ": " + row.back().substr(at, bar == std::string::npos ? bar : bar - at));
+        at = bar == std::string::npos ? bar : bar + 3;
+      }
+      row.pop_back();
+    }
+    table.header.pop_back();
     std::cout << tc::io::table_text(table);
+    for (const auto& n : notes) std::cout << "note: " << n << "\n";
+    for (const auto& w : warned) std::cout << "warning: " << tc::io::shown_text(w, 4000) << "\n";
   }
   return 0;
 }

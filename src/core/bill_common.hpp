@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cost.hpp"
@@ -34,6 +35,7 @@ struct CampaignTime {
   std::vector<NamedTerm> terms;  // summed over runs, seconds
   double wall_s = 0;
   double billed_s = 0;
+  std::vector<std::pair<double, double>> runs;  // billed seconds of a run, and how many such runs
 };
 CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
                            double spot_share);

@@ -48,8 +48,15 @@ std::string describe(const std::vector<Stored>& v) {
 }
 
 // Pushes one line per step of a tiered monthly price for `units_per_month` over `months`.
-void tiered_lines(std::vector<BillLine>& v, const std::string& item, const ServicePrice& p, double units_per_month,
+void note_region(Extras& e, const ServicePrice& p) {
+  if (std::find(e.price_regions.begin(), e.price_regions.end(), p.region) == e.price_regions.end())
+    e.price_regions.push_back(p.region);
+}
+
+void tiered_lines(Extras& e, const std::string& item, const ServicePrice& p, double units_per_month,
                   double months, const std::string& what) {
+  note_region(e, p);
+  std::vector<BillLine>& v = e.lines;
   const std::vector<double> in_step = split_steps(units_per_month, p.steps);
   for (std::size_t i = 0; i < p.steps.size(); ++i)
     if (in_step[i] > 0)
@@ -71,7 +78,7 @@ void s3_lines(Extras& e, const CostInputs& in, const JobPerf& job, const std::st
   } else {
     const std::string field = in.storage.checkpoints_service == service ? "overheads.storage.checkpoints_service"
                                                                         : "overheads.storage.dataset_service";
-    tiered_lines(e.lines, item, require_service(in, service, field), gb, held, what);
+    tiered_lines(e, item, require_service(in, service, field), gb, held, what);
   }
 }
 
@@ -90,7 +97,7 @@ void fsx_lines(Extras& e, const CostInputs& in, const JobPerf& job, double held)
     push_line(e.lines, "storage.fsx_lustre", gb * held, "GB-months", *in.storage.usd_per_gb_month,
               "scenario rate: " + what);
   else
-    tiered_lines(e.lines, "storage.fsx_lustre", *f.price, gb, held, what);
+    tiered_lines(e, "storage.fsx_lustre", *f.price, gb, held, what);
 }
 
 // Inter-region copies: GB out of the source region at the pair's rate ($0.02/GB from most US and
@@ -135,6 +142,7 @@ void egress_lines(Extras& e, const CostInputs& in, double months) {
     return;
   }
   const ServicePrice& p = require_service(in, "internet_egress", "overheads.transfer.egress_gb");
+  note_region(e, p);
   const double free = p.free_units_per_month;
   auto billable = [&](double gb_in_month) { return split_steps(std::max(0.0, gb_in_month - free), p.steps); };
   const double base_month = t.egress_gb_per_month * std::min(1.0, months);
@@ -161,10 +169,22 @@ void express_upload_lines(Extras& e, const CostInputs& in, const JobPerf& job, c
   const double gb = writing_s * checkpoint_write_gb_per_s(in, job);
   if (!(gb > 0)) return;
   const ServicePrice& p = require_service(in, "s3_express_one_zone_upload", "overheads.storage.checkpoints_service");
-  tiered_lines(e.lines, "storage.s3_express_one_zone", p, gb, 1, "checkpoints written in the campaign (" +
+  tiered_lines(e, "storage.s3_express_one_zone", p, gb, 1, "checkpoints written in the campaign (" +
                qty(gb) + " GB)");
   e.notes.push_back("storage: S3 Express One Zone's per-GB retrieval (checkpoint reads on restart) and its requests "
                     "are not in this bill");
+}
+
+// The reference prices storage and transfer in us-east-1 only: a job billed elsewhere says so,
+// so that the bill does not mix regions silently.
+void same_region_note(Extras& e, const CostInputs& in, const JobPerf& job) {
+  const std::string& region = pricing_region(in.pricing, job.instance_id);
+  for (const auto& r : e.price_regions)
+    if (r != region) {
+      e.notes.push_back("region: storage and transfer are priced at " + r + " rates (the reference has no others), "
+                        "the instances in " + region);
+      return;
+    }
 }
 
 }  // namespace
@@ -229,6 +249,7 @@ Extras extras(const CostInputs& in, const JobPerf& job, const CampaignTime& ct) 
   express_upload_lines(e, in, job, ct);
   copy_lines(e, in);
   egress_lines(e, in, e.months);
+  same_region_note(e, in, job);
   const double share = in.engineering.spread_runs > 0 ? std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
                                                       : 1.0;
   push_line(e.lines, "engineering", in.engineering.person_weeks * share, "person-weeks", in.engineering.usd_per_week,

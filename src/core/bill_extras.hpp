@@ -19,6 +19,7 @@ struct Extras {
   double engineering = 0;
   double months = 0;
   std::vector<std::string> notes;
+  std::vector<std::string> price_regions;  // regions of the service prices used
 };
 
 // Storage, transfer and engineering of a campaign of wall time ct (its checkpoint term sets the

@@ -66,13 +66,18 @@ struct PublicRate {
   double usd_per_hour;
   std::string what;
 };
-std::vector<PublicRate> public_rates(const Instance& inst) {
+// The region the claim's instance is priced in (empty: any).
+std::string region_of(const Instance& inst, const ClaimContext& ctx) {
+  return ctx.pricing ? pricing_region(*ctx.pricing, inst.id) : std::string();
+}
+
+std::vector<PublicRate> public_rates(const Instance& inst, const std::string& region) {
   std::vector<PublicRate> v;
   for (const auto& p : inst.prices)
-    if (p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour))
+    if (p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour) && price_in_region(p, region))
       v.push_back({p.tier, p.price_usd_per_hour, describe_price(inst, p)});
-  if (!find_price(inst, "spot") && inst.spot_discount > 0)
-    if (const PriceTier* od = find_price(inst, "on_demand"))
+  if (!find_price(inst, "spot", region) && inst.spot_discount > 0)
+    if (const PriceTier* od = find_price(inst, "on_demand", region))
       v.push_back({"spot", od->price_usd_per_hour * (1 - inst.spot_discount),
                    inst.id + " spot ~" + usd(od->price_usd_per_hour * (1 - inst.spot_discount)) +
                        "/h (typical " + pct(inst.spot_discount) + " off on_demand)"});
@@ -85,11 +90,14 @@ std::vector<PublicRate> public_rates(const Instance& inst) {
 std::string price_matches(double claimed, const Instance& self, const std::string& tier,
                           const ClaimContext& ctx) {
   std::vector<std::string> hits;
+  // Another instance's price counts only in the region being priced: the same tier in another
+  // region of another instance would be a coincidence.
+  const std::string region = region_of(self, ctx);
   auto scan = [&](const Instance& inst) {
     for (const auto& p : inst.prices) {
       if (!(p.price_usd_per_hour > 0)) continue;
       if (inst.id == self.id && p.tier == tier) continue;
-      if (inst.id != self.id && p.tier != tier) continue;
+      if (inst.id != self.id && (p.tier != tier || !price_in_region(p, region))) continue;
       if (std::abs(claimed / p.price_usd_per_hour - 1) <= 0.02) hits.push_back(describe_price(inst, p));
     }
     // An earlier list price of the same tier: figures outlive price changes in blogs and decks.
@@ -149,11 +157,12 @@ void check_price(ClaimCheck& c, const Claim& cl, const Platform& pf, const Claim
   if (cl.usd_per_hour) {
     const double claimed = *cl.usd_per_hour;
     c.implied.push_back({"claimed_usd_per_hour", claimed});
-    const PriceTier* list = find_price(*pf.inst, cl.tier);
+    const std::string region = region_of(*pf.inst, ctx);
+    const PriceTier* list = find_price(*pf.inst, cl.tier, region);
     double list_usd = list ? list->price_usd_per_hour : 0;
     std::string list_what = list ? describe_price(*pf.inst, *list) : "";
     if (!list && cl.tier == "spot" && pf.inst->spot_discount > 0)
-      if (const PriceTier* od = find_price(*pf.inst, "on_demand")) {
+      if (const PriceTier* od = find_price(*pf.inst, "on_demand", region)) {
         list_usd = od->price_usd_per_hour * (1 - pf.inst->spot_discount);
         list_what = pf.inst->id + " spot ~" + usd(list_usd) + "/h (typical " + pct(pf.inst->spot_discount) +
                     " off on_demand " + usd(od->price_usd_per_hour) + ", " + od->date + ")";
@@ -177,9 +186,9 @@ void check_price(ClaimCheck& c, const Claim& cl, const Platform& pf, const Claim
     } else {
       raise(c, Verdict::implausible);
       std::string pub;
-      for (const auto& r : public_rates(*pf.inst)) pub += (pub.empty() ? "" : "; ") + r.what;
+      for (const auto& r : public_rates(*pf.inst, region)) pub += (pub.empty() ? "" : "; ") + r.what;
       c.reasons.push_back(usd(claimed) + "/h cannot be a list price: " + pf.inst->id + " has no public " +
-                          cl.tier + " price (public: " + (pub.empty() ? "none" : pub) + ")" + matches);
+                          cl.tier + " price" + (region.empty() ? "" : " in " + region) + " (public: " + (pub.empty() ? "none" : pub) + ")" + matches);
     }
   }
 }
@@ -305,7 +314,7 @@ void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimC
       basis = "the estimated time (" + days(*t) + ")";
     }
     const double compute = *cl.bill_usd - cl.bill_other_usd;
-    const auto rates = public_rates(*pf.inst);
+    const auto rates = public_rates(*pf.inst, region_of(*pf.inst, ctx));
     if (t && *t > 0) {
       const double ih = pf.nodes * *t / 3600.0;
       const double implied = compute / ih;

@@ -69,6 +69,7 @@ struct ClaimContext {
   const CostResult* cost = nullptr;       // optional: estimated wall time and bill
   const std::vector<Instance>* instances = nullptr;        // catalog (prices of other instances)
   const std::vector<Accelerator>* accelerators = nullptr; // catalog (peaks of other chips)
+  const PricingInputs* pricing = nullptr; // optional: the region list prices are read in (else any)
   double mfu_ceiling = kPublishedMfuCeiling;
   double price_tolerance = kPriceTolerance;
 };

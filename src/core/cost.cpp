@@ -5,6 +5,7 @@
 
 #include "core/bill_common.hpp"
 #include "core/bill_extras.hpp"
+#include "core/commitments.hpp"
 #include "core/owned_cluster.hpp"
 
 #include <algorithm>
@@ -20,28 +21,20 @@ namespace {
 
 bool finite_nonneg(double v) { return std::isfinite(v) && v >= 0; }
 
-const char* kBaseTiers[] = {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot"};
+const char* const kTierList =
+    "on_demand, reserved_1y/3y[_convertible][_partial_upfront|_all_upfront], savings_plan_compute_1y/3y, "
+    "savings_plan_instance_1y/3y, capacity_block, spot, sagemaker, custom";
 
-// A tier name the model knows: the base names, "custom", or a preset's variant of a base name
-// such as "reserved_3y_all_upfront".
-bool known_tier(const std::string& t) {
-  if (t == "custom") return true;
-  for (const char* b : kBaseTiers) {
-    const std::string base(b);
-    if (t == base) return true;
-    if (t.size() > base.size() + 1 && t.compare(0, base.size(), base) == 0 && t[base.size()] == '_')
-      return true;
-  }
-  return false;
-}
+bool known_tier(const std::string& t) { return parse_tier(t).has_value(); }
 
 std::string public_tiers(const Instance& inst) {
   std::string s;
   for (const auto& p : inst.prices) {
     if (!(p.price_usd_per_hour > 0)) continue;
     if (!s.empty()) s += "; ";
-    s += p.tier + " " + usd(p.price_usd_per_hour) + "/h";
-    if (!p.region.empty() || !p.date.empty()) s += " (" + p.region + (p.region.empty() ? "" : ", ") + p.date + ")";
+    s += p.tier + " " + usd(p.price_usd_per_hour) + "/h (";
+    for (size_t i = 0; i < p.regions.size(); ++i) s += (i ? " " : "") + p.regions[i];
+    s += (p.regions.empty() ? "" : ", ") + p.date + ")";
   }
   return s.empty() ? "none" : s;
 }
@@ -50,60 +43,92 @@ struct Rate {
   bool priced = false;
   double usd_per_hour = 0;
   std::string billed_tier;
+  TierName name;
   std::string region, date, source;
   std::string problem;  // why it is not priced
 };
 
-// A rate taken as a discount off the public on-demand price (a custom discount, typical spot).
-Rate off_on_demand(const Instance& inst, const std::string& who, const std::string& label,
-                   const std::string& qualifier, double discount, Rate r) {
-  const PriceTier* od = find_price(inst, "on_demand");
+// "trn2.48xlarge has no public on_demand price in us-east-1 (it has: capacity_block $35.76/h in
+// us-east-2)": where else the tier is sold, so the user can pick the region.
+std::string missing_price(const Instance& inst, const std::string& who, const std::string& tier,
+                          const std::string& region) {
+  std::string m = who + " has no public " + tier + " price in " + region;
+  std::string elsewhere;
+  for (const auto& p : inst.prices)
+    if (p.tier == tier && p.price_usd_per_hour > 0)
+      for (const auto& r : p.regions) elsewhere += (elsewhere.empty() ? "" : ", ") + r;
+  if (!elsewhere.empty()) m += " (it has one in " + elsewhere + "; set pricing.region or pricing.instance_regions)";
+  return m;
+}
+
+// A rate taken as a discount off the public on-demand price (a custom discount, spot, a Savings Plan).
+Rate off_on_demand(const Instance& inst, const std::string& who, const std::string& region,
+                   const std::string& label, const std::string& qualifier, double discount, Rate r) {
+  const PriceTier* od = find_price(inst, "on_demand", region);
   if (!od) {
-    r.problem = who + " has no public on_demand price to take the " + label + " discount from";
+    r.problem = missing_price(inst, who, "on_demand", region) + " to take the " + label + " discount from";
     return r;
   }
   r.priced = true;
   r.usd_per_hour = od->price_usd_per_hour * (1 - discount);
-  r.region = od->region;
+  r.region = region;
   r.date = od->date;
   r.source = label + ": " + qualifier + fmt("%.4g", discount * 100) + "% off on_demand " +
              usd(od->price_usd_per_hour) + "/h (" + od->source + ")";
   return r;
 }
 
-Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare& share,
-                  const CostInputs& in) {
-  Rate r;
-  r.billed_tier = tier;
-  const std::string who = inst.id.empty() ? std::string("the instance") : inst.id;
-  if (tier == "custom") {
-    if (share.usd_per_hour) {
-      r.priced = true;
-      r.usd_per_hour = *share.usd_per_hour;
-      r.source = "custom negotiated rate (scenario)";
-      return r;
-    }
-    return off_on_demand(inst, who, "custom", "", share.discount.value_or(0), r);
-  }
-  if (const PriceTier* p = find_price(inst, tier)) {
-    r.priced = true;
-    r.usd_per_hour = p->price_usd_per_hour;
-    r.region = p->region;
-    r.date = p->date;
-    r.source = p->source;
-    return r;
-  }
-  if (tier == "spot") {
-    // AWS spot prices float; the presets carry a typical discount off on demand.
+// Spot: the Advisor's average saving in the region, else the scenario's or the preset's typical one.
+Rate spot_rate(const Instance& inst, const std::string& who, const std::string& region, const TierShare& share,
+               const CostInputs& in, Rate r) {
+  const SpotBand* band = find_spot_band(inst, region);
+  if (share.discount || in.pricing.spot_discount || !band || !(band->saving > 0)) {
     const double d = share.discount ? *share.discount
                                     : (in.pricing.spot_discount ? *in.pricing.spot_discount : inst.spot_discount);
     if (!(d > 0)) {
       r.problem = who + " is not offered as spot (no spot discount in its preset)";
       return r;
     }
-    return off_on_demand(inst, who, "spot", "typical ", d, r);
+    return off_on_demand(inst, who, region, "spot", "typical ", d, r);
   }
-  r.problem = who + " has no public " + tier + " price";
+  return off_on_demand(inst, who, region, "spot",
+                       "Spot Instance Advisor average saving in " + region + " (" + band->date + ") ", band->saving, r);
+}
+
+Rate resolve_tier(const Instance& inst, const std::string& tier, const TierShare& share,
+                  const CostInputs& in, const std::string& region) {
+  Rate r;
+  r.billed_tier = tier;
+  r.name = parse_tier(tier).value_or(TierName{});
+  const std::string who = inst.id.empty() ? std::string("the instance") : inst.id;
+  switch (r.name.kind) {
+    case TierKind::custom:
+      if (share.usd_per_hour) {
+        r.priced = true;
+        r.usd_per_hour = *share.usd_per_hour;
+        r.source = "custom negotiated rate (scenario)";
+        return r;
+      }
+      return off_on_demand(inst, who, region, "custom", "", share.discount.value_or(0), r);
+    case TierKind::savings_plan:
+      // validate() made sure the discount is given and within the published maximum.
+      return off_on_demand(inst, who, region, describe_tier(r.name),
+                           "your discount (AWS publishes only the maximum, " +
+                               fmt("%.0f", savings_plan_max_discount(r.name.plan) * 100) + "%): ",
+                           share.discount.value_or(0), r);
+    default:
+      break;
+  }
+  if (const PriceTier* p = find_price(inst, tier, region)) {
+    r.priced = true;
+    r.usd_per_hour = p->price_usd_per_hour;
+    r.region = region;
+    r.date = p->date;
+    r.source = p->source;
+    return r;
+  }
+  if (r.name.kind == TierKind::spot) return spot_rate(inst, who, region, share, in, r);
+  r.problem = missing_price(inst, who, tier, region);
   return r;
 }
 
@@ -116,7 +141,7 @@ struct EventRates {
 EventRates event_rates(const CostInputs& in, const JobPerf& job, double spot_share) {
   EventRates e;
   e.failures_per_s = in.failures.per_node_hour * job.nodes / 3600.0;
-  e.spot_per_s = in.spot.interruptions_per_hour.value_or(kDefaultSpotInterruptionsPerHour) * spot_share * job.nodes / 3600.0;
+  e.spot_per_s = in.spot.interruptions_per_hour.value_or(0) * spot_share * job.nodes / 3600.0;
   return e;
 }
 
@@ -154,6 +179,7 @@ CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accel
     for (const auto& t : w.terms) add_term(ct.terms, t.name, t.value * rk.weight);
     ct.wall_s += w.total_s * rk.weight;
     ct.billed_s += w.billed_s * rk.weight;
+    ct.runs.push_back({w.billed_s, rk.weight});
   }
   return ct;
 }
@@ -188,10 +214,24 @@ std::string format_duration(double s) {
   return fmt("%.3g days", s / 86400);
 }
 
-const PriceTier* find_price(const Instance& inst, const std::string& tier) {
+bool price_in_region(const PriceTier& p, const std::string& region) {
+  if (region.empty() || p.regions.empty()) return true;
+  return std::any_of(p.regions.begin(), p.regions.end(), [&](const std::string& r) {
+    return r == region || (r.size() > region.size() && r.compare(0, region.size(), region) == 0 && r[region.size()] == '-');
+  });
+}
+
+const PriceTier* find_price(const Instance& inst, const std::string& tier, const std::string& region) {
   for (const auto& p : inst.prices)
-    if (p.tier == tier && p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour)) return &p;
+    if (p.tier == tier && p.price_usd_per_hour > 0 && std::isfinite(p.price_usd_per_hour) && price_in_region(p, region))
+      return &p;
   return nullptr;
+}
+
+const std::string& pricing_region(const PricingInputs& p, const std::string& instance_id) {
+  for (const auto& [id, region] : p.instance_regions)
+    if (id == instance_id) return region;
+  return p.region;
 }
 
 std::string describe_price(const Instance& inst, const PriceTier& p) {
@@ -206,9 +246,12 @@ double peak_tflops(const Accelerator& acc, Precision p) {
   return (i >= 0 && i < kPrecisionCount) ? acc.peak_tflops[i] : 0;
 }
 
+bool is_neuron(const Accelerator& acc) {
+  return acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
+}
+
 CompileDefaults compile_defaults(const Accelerator& acc) {
-  const bool neuron = acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
-  if (neuron)
+  if (is_neuron(acc))
     // Neuron compiles the whole graph ahead of time: field reports of 374-380 s for the first
     // compile and 42-118 s per new sequence-length bucket; 8-12 min warm-up at 62-68% throughput
     // (seed cases A and C, ../shared/reference/seed-cases.md).
@@ -279,7 +322,23 @@ void check_run_overheads(Checks& k, const CostInputs& in) {
 }
 
 // The tiers of the pricing mix: known names, fractions summing to 1 or instance counts above 0.
+// AWS publishes no Savings Plan rate for these instances, only maximum discounts: the user's
+// discount is required and capped there (AWS Savings Plans FAQ).
+void check_savings_plan(Checks& k, const TierShare& t, const std::string& f) {
+  const auto name = parse_tier(t.tier);
+  if (!name || name->kind != TierKind::savings_plan) return;
+  const double max = savings_plan_max_discount(name->plan);
+  k.need(t.discount.has_value(), f + ".discount",
+         "missing: a " + describe_tier(*name) + " needs your discount off on_demand (AWS publishes only the "
+         "maximum, " + fmt("%.0f", max * 100) + "%)");
+  if (t.discount)
+    k.need(*t.discount <= max, f + ".discount",
+           fmt("%g", *t.discount) + " is above the published maximum for a " + describe_tier(*name) + " (" +
+               fmt("%.0f", max * 100) + "%)");
+}
+
 void check_pricing_mix(Checks& k, const CostInputs& in) {
+  k.need(!in.pricing.region.empty(), "pricing.region", "must name a region (like us-east-1)");
   const auto& mix = in.pricing.mix;
   k.need(!mix.empty(), "pricing.mix", "needs at least one tier");
   double fsum = 0;
@@ -287,11 +346,11 @@ void check_pricing_mix(Checks& k, const CostInputs& in) {
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
     const TierShare& t = mix[i];
-    k.need(known_tier(t.tier), f + ".tier",
-           "'" + t.tier + "' is not a tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot, custom)");
+    k.need(known_tier(t.tier), f + ".tier", "'" + t.tier + "' is not a tier (" + kTierList + ")");
     if (!t.fallback.empty())
       k.need(known_tier(t.fallback) && t.fallback != "custom", f + ".fallback",
-             "'" + t.fallback + "' is not a public tier (on_demand, reserved_1y, reserved_3y, capacity_block, spot)");
+             "'" + t.fallback + "' is not a public tier (" + kTierList + ", not custom)");
+    check_savings_plan(k, t, f);
     if (in.pricing.mix_by == MixBy::fraction) {
       k.fraction(t.fraction, f + ".fraction");
       fsum += t.fraction;
@@ -553,14 +612,15 @@ std::vector<double> mix_shares(const CostInputs& in, const JobPerf& job, Bill& b
 std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const std::vector<double>& shares, Bill& b,
                             double& spot_share) {
   const auto& mix = in.pricing.mix;
+  const std::string& region = pricing_region(in.pricing, inst.id);
   std::vector<Rate> rates;
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
-    Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in);
+    Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in, region);
     if (!rt.priced && !mix[i].fallback.empty()) {
       TierShare fb = mix[i];
       fb.tier = mix[i].fallback;
-      Rate alt = resolve_tier(inst, fb.tier, fb, in);
+      Rate alt = resolve_tier(inst, fb.tier, fb, in, region);
       if (alt.priced) {
         b.warnings.push_back(f + ": " + rt.problem + "; billed " + fmt("%.4g", shares[i] * 100) +
                              "% of instance-hours at " + alt.billed_tier + " " + usd(alt.usd_per_hour) +
@@ -589,8 +649,108 @@ std::string price_detail(const TierLine& t) {
   return d;
 }
 
+// What the campaign holds capacity for: the span of a commitment and the runs a Capacity Block covers.
+struct Holding {
+  int nodes = 0;
+  double span_h = 0;                      // calendar hours from the first run to the last one's end
+  bool back_to_back = true;               // runs follow each other (one reservation for them all)
+  const CampaignTime* ct = nullptr;
+  bool ultraserver = false;
+};
+
+// Instances a commitment holds for the mix entries `group` billed at one tier: their counts when
+// the mix is by instances and the counts add up to the nodes, else their share of the nodes
+// rounded up.
+int held_instances(const CostInputs& in, const std::vector<size_t>& group, double share, int nodes) {
+  const auto& mix = in.pricing.mix;
+  long long n = 0, held = 0;
+  for (const auto& t : mix) n += t.instances;
+  for (size_t i : group) held += mix[i].instances;
+  if (in.pricing.mix_by == MixBy::instances && n == nodes) return static_cast<int>(held);
+  return std::max(1, static_cast<int>(std::ceil(nodes * share - 1e-9)));
+}
+
+// Paid instance-hours of a commitment or of Capacity Blocks, and what it is (nullopt: hourly).
+std::optional<std::pair<double, std::string>> held_hours(const TierName& t, int instances, const Holding& h,
+                                                         std::string& renewed) {
+  if (t.kind == TierKind::reserved || t.kind == TierKind::savings_plan) {
+    const Commitment c = commit_terms(instances, t.term_years, h.span_h);
+    if (c.terms > 1)
+      renewed = "the campaign spans " + qty(h.span_h / 24) + " days, longer than a " + std::to_string(t.term_years) +
+                "-year term: " + std::to_string(c.terms) + " consecutive terms are bought";
+    return std::make_pair(c.paid_instance_hours,
+                          std::to_string(instances) + " instances x " + std::to_string(c.terms) + " x " +
+                              std::to_string(t.term_years) + "-year term (" +
+                              fmt("%.0f", t.term_years * kHoursPerTermYear) + " h each), " + describe_tier(t));
+  }
+  if (t.kind != TierKind::capacity_block) return std::nullopt;
+  // Back to back, the campaign is one reservation; runs apart each buy their own blocks.
+  double paid = 0;
+  CapacityBlockPlan first;
+  if (h.back_to_back) {
+    first = plan_capacity_blocks(h.ct->billed_s / 3600.0, instances, h.ultraserver);
+    paid = first.paid_instance_hours;
+    if (first.full_blocks > 0)
+      renewed = "the campaign runs longer than 182 days, the longest Capacity Block: " +
+                std::to_string(first.full_blocks + 1) + " consecutive blocks are bought";
+  } else {
+    for (const auto& [billed_s, weight] : h.ct->runs) {
+      const CapacityBlockPlan p = plan_capacity_blocks(billed_s / 3600.0, instances, h.ultraserver);
+      if (first.instances == 0) first = p;
+      paid += p.paid_instance_hours * weight;
+    }
+  }
+  return std::make_pair(paid, describe_blocks(first) + (h.back_to_back ? "" : " per run") + ", paid up front");
+}
+
+// The commitment behind the mix entries `group`, all billed at one tier: its idle part as a line
+// (or a warning when other work is to fill it), and what it takes to fill it. Kept on the group's
+// first tier line.
+void bill_commitment(Bill& b, const CostInputs& in, const std::vector<size_t>& group, const Holding& h) {
+  TierLine& line = b.tiers[group.front()];
+  const auto name = parse_tier(line.billed_tier);
+  double share = 0, used_usd = 0, used_h = 0;
+  for (size_t i : group) {
+    share += b.tiers[i].share;
+    used_usd += b.tiers[i].usd;
+    used_h += b.tiers[i].instance_hours;
+  }
+  std::string renewed;
+  const int instances = held_instances(in, group, share, h.nodes);
+  const auto held = name ? held_hours(*name, instances, h, renewed) : std::nullopt;
+  if (!held) return;
+  std::string f = "pricing.mix[" + std::to_string(group.front()) + "]";
+  for (size_t k = 1; k < group.size(); ++k) f += "+[" + std::to_string(group[k]) + "]";
+  if (!renewed.empty()) b.warnings.push_back(f + ": " + renewed);
+  if (name->kind == TierKind::capacity_block && instances > kCapacityBlockMaxInstancesPerAccount)
+    b.warnings.push_back(f + ": " + std::to_string(instances) + " instances in Capacity Blocks at once is over the "
+                         "limit of 256 per account and date (EC2 User Guide, Capacity Blocks)");
+  line.paid_instance_hours = held->first;
+  line.commitment = held->second;
+  line.committed_usd = line.paid_instance_hours * line.usd_per_hour;
+  line.idle_usd = std::max(0.0, line.committed_usd - used_usd);
+  if (!(line.idle_usd > 1e-6 * std::max(1.0, line.committed_usd))) {
+    line.idle_usd = 0;  // filled to within rounding
+    return;
+  }
+  std::string what = f + ": " + line.commitment + " commits " + usd(line.committed_usd) + "; this campaign uses " +
+                     usd(used_usd) + " of it (" + fmt("%.3g", used_usd / line.committed_usd * 100) + "%)";
+  if (name->kind != TierKind::capacity_block && in.campaign.runs > 0 && used_h > 0)
+    what += "; " + fmt("%.3g", line.paid_instance_hours / name->term_years / (used_h / in.campaign.runs)) +
+            " runs a year like this one fill it";
+  if (in.pricing.idle_commitment == IdleCommitment::bill) {
+    add_line(b, {"instance." + line.billed_tier + ".idle", line.idle_usd / line.usd_per_hour, "instance-hours",
+                 line.usd_per_hour, line.idle_usd, "paid, not used: " + line.commitment});
+    b.warnings.push_back(what + "; the idle " + usd(line.idle_usd) + " is on this bill");
+  } else {
+    b.warnings.push_back(what + "; the idle " + usd(line.idle_usd) +
+                         " is NOT on this bill (pricing.idle_commitment: share): other work must fill it");
+  }
+}
+
 // One line per mix entry on the bill; returns the blended $ per instance-hour over the priced share.
-double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shares, const std::vector<Rate>& rates) {
+double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shares, const std::vector<Rate>& rates,
+                  const Holding& h) {
   const auto& mix = in.pricing.mix;
   double blended = 0;  // $ per instance-hour over the priced share
   for (size_t i = 0; i < mix.size(); ++i) {
@@ -612,7 +772,81 @@ double bill_tiers(Bill& b, const CostInputs& in, const std::vector<double>& shar
     }
     b.tiers.push_back(line);
   }
+  // Entries billed at one tier share one commitment (several fall back to one Capacity Block).
+  std::vector<bool> done(mix.size(), false);
+  for (size_t i = 0; i < mix.size(); ++i) {
+    if (done[i] || !b.tiers[i].priced) continue;
+    std::vector<size_t> group;
+    for (size_t k = i; k < mix.size(); ++k)
+      if (!done[k] && b.tiers[k].priced && b.tiers[k].billed_tier == b.tiers[i].billed_tier &&
+          b.tiers[k].usd_per_hour == b.tiers[i].usd_per_hour) {
+        group.push_back(k);
+        done[k] = true;
+      }
+    bill_commitment(b, in, group, h);
+  }
   return blended;
+}
+
+// The spot interruption rate: the scenario's, else the instance's Advisor band in the region, else
+// the highest band (said so).
+void resolve_spot_hazard(CostInputs& in, const Instance& inst, const std::string& region, double spot_share,
+                         Bill& b) {
+  if (in.spot.interruptions_per_hour || !(spot_share > 0)) return;
+  const SpotBand* band = find_spot_band(inst, region);
+  in.spot.interruptions_per_hour = spot_interruptions_per_hour(band ? band->band : 4);
+  if (!band)
+    b.warnings.push_back("spot: the Spot Instance Advisor publishes no interruption band for " + inst.id + " in " +
+                         region + "; taken as the highest (>20% a month, at least " +
+                         fmt("%.2g", *in.spot.interruptions_per_hour) + " per instance-hour)");
+}
+
+// The interruption rate at which a spot run costs what an on-demand run does. Interruptions
+// stretch the run (restart and lost work, see wall_time), so the cost rises with the rate;
+// bisection on the wall-time model itself. 0: spot is not cheaper even without interruptions.
+double spot_break_even(CostInputs in, const JobPerf& job, const Accelerator& acc, double spot_usd_h,
+                       double od_usd_h) {
+  const double od = od_usd_h * wall_time(in, job, acc, 0.0).billed_s;
+  auto dearer = [&](double rate) {
+    in.spot.interruptions_per_hour = rate;
+    try {
+      return spot_usd_h * wall_time(in, job, acc, 1.0).billed_s >= od;
+    } catch (const CostError&) {
+      return true;  // so many interruptions that the run never finishes
+    }
+  };
+  if (dearer(0)) return 0;
+  double lo = 0, hi = 1e-6;
+  while (!dearer(hi) && hi < 1e3) lo = hi, hi *= 2;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (dearer(mid) ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+void check_spot(Bill& b, const CostInputs& in, const JobPerf& job, const Instance& inst, const Accelerator& acc,
+                const std::string& region) {
+  const PriceTier* od = find_price(inst, "on_demand", region);
+  for (auto& line : b.tiers) {
+    if (line.billed_tier != "spot" || !line.priced || !od) continue;
+    const double rate = in.spot.interruptions_per_hour.value_or(0);
+    line.break_even_interruptions_per_hour = spot_break_even(in, job, acc, line.usd_per_hour, od->price_usd_per_hour);
+    if (rate >= line.break_even_interruptions_per_hour)
+      b.warnings.push_back("spot: at " + fmt("%.2g", rate) + " interruptions per instance-hour spot costs more than "
+                           "on demand (" + usd(od->price_usd_per_hour) + "/h) for this job; it breaks even at " +
+                           fmt("%.2g", line.break_even_interruptions_per_hour) + " per instance-hour");
+  }
+}
+
+void check_region(const Instance& inst, const std::string& region, Bill& b) {
+  if (inst.regions_offered.empty() ||
+      std::find(inst.regions_offered.begin(), inst.regions_offered.end(), region) != inst.regions_offered.end())
+    return;
+  std::string where;
+  for (const auto& r : inst.regions_offered) where += (where.empty() ? "" : ", ") + r;
+  b.warnings.push_back(inst.id + " is not offered in " + region + " (offered in " + where +
+                       "; set pricing.region or pricing.instance_regions)");
 }
 
 }  // namespace
@@ -621,8 +855,6 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
                          const Accelerator& acc) {
   for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
   CostInputs in = in_;
-  if (!in.spot.interruptions_per_hour && inst.spot_interruptions_per_hour > 0)
-    in.spot.interruptions_per_hour = inst.spot_interruptions_per_hour;
   if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
   if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
     throw CostError("step_time_s", "the estimate has no finite step time or step count");
@@ -634,16 +866,31 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
 
   const std::vector<double> shares = mix_shares(in, job, b);
   double spot_share = 0;
+  const std::string& region = pricing_region(in.pricing, inst.id);
+  check_region(inst, region, b);
   const std::vector<Rate> rates = mix_rates(in, inst, shares, b, spot_share);
+  resolve_spot_hazard(in, inst, region, spot_share, b);
 
   r.wall = wall_time(in, job, acc, spot_share, 1.0, false);
   const CampaignTime ct = campaign_time(in, job, acc, spot_share);
   b.instance_hours = job.nodes * ct.billed_s / 3600.0;
 
-  const double blended = bill_tiers(b, in, shares, rates);
+  Holding h;
+  h.nodes = job.nodes;
+  h.ct = &ct;
+  h.ultraserver = inst.ultraserver;
+  h.back_to_back = !(in.campaign.runs_per_month > 0);
+  h.span_h = std::max(ct.wall_s / 3600.0,
+                      h.back_to_back ? 0.0 : in.campaign.runs / in.campaign.runs_per_month * kHoursPerMonth);
+  const double blended = bill_tiers(b, in, shares, rates, h);
+  check_spot(b, in, job, inst, acc, region);
   double instance_usd = 0;
   for (const auto& t : b.items_usd) instance_usd += t.value;
   finish_bill(b, in, job, ct, blended, blended, "cost_usd");
+  double idle_usd = 0;
+  for (const auto& t : b.tiers) idle_usd += t.idle_usd;
+  if (in.pricing.idle_commitment == IdleCommitment::bill && idle_usd > 0)
+    add_term(b.instance_usd_by_term, "idle_commitment", idle_usd);
   derive(b, in, job, instance_usd);
 
   bool known = false;

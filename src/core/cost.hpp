@@ -68,15 +68,11 @@ struct FailureInputs {
 };
 
 struct SpotInputs {
-  // Interruptions per spot instance-hour; nullopt: the instance preset's figure, else
-  // kDefaultSpotInterruptionsPerHour.
+  // Interruptions per spot instance-hour; nullopt: from the instance's Spot Instance Advisor band
+  // in the region (core/commitments), else the highest band, with a warning.
   std::optional<double> interruptions_per_hour;
   double restart_min = 30;                // get capacity back (or another pool) and restart
 };
-
-// The AWS Spot Instance Advisor's highest interruption bucket (">20%" of instances interrupted per
-// month), 0.20 / 730 h = 2.7e-4 per instance-hour: typical of GPU instances.
-constexpr double kDefaultSpotInterruptionsPerHour = 0.20 / 730.0;
 
 // A share of the instance-hours billed at one tier.
 struct TierShare {
@@ -92,7 +88,14 @@ struct TierShare {
 
 enum class MixBy { fraction = 0, instances };
 
+// What a commitment's idle hours (a Reserved Instance or Savings Plan term the campaign does not
+// fill, a Capacity Block's unused tail) do to this bill.
+enum class IdleCommitment { bill = 0, share };  // bill: the job pays them; share: other work does
+
 struct PricingInputs {
+  std::string region = "us-east-1";       // where every instance is priced ...
+  std::vector<std::pair<std::string, std::string>> instance_regions;  // ... unless set here by id
+  IdleCommitment idle_commitment = IdleCommitment::bill;
   MixBy mix_by = MixBy::fraction;
   std::optional<double> spot_discount;    // fraction off on demand; nullopt: the instance preset
   // Default: all hours on demand; an instance without a public on-demand rate falls back to its
@@ -246,6 +249,8 @@ struct CompileDefaults {
   const char* source;
 };
 CompileDefaults compile_defaults(const Accelerator& acc);
+// Trainium and Inferentia run the Neuron stack; everything else here runs CUDA.
+bool is_neuron(const Accelerator& acc);
 
 // ---------------------------------------------------------------------------------------------
 // What the cost model needs from the performance model.
@@ -289,8 +294,14 @@ struct TierLine {
   double instance_hours = 0;
   bool priced = false;
   double usd_per_hour = 0;
-  double usd = 0;
+  double usd = 0;                         // the job's own hours at this tier
   std::string region, date, source;       // of the price
+  // Commitments (reserved, savings plan) and Capacity Blocks: what is paid whatever is used.
+  double paid_instance_hours = 0;         // 0: billed by the hour
+  double committed_usd = 0;               // paid_instance_hours x usd_per_hour
+  double idle_usd = 0;                    // committed_usd - usd
+  std::string commitment;                 // "64 instances x 1 term of 8,760 h", "2 blocks ... x 14 days"
+  double break_even_interruptions_per_hour = 0;  // spot: where it stops being cheaper than on demand
 };
 
 // One line of a bill as a finance reader checks it: quantity x rate = usd. Every items_usd entry
@@ -368,8 +379,8 @@ struct CostResult {
 WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
                    double spot_share, double run_fraction = 1.0, bool cached = false);
 
-// Spot interruptions: in.spot.interruptions_per_hour, else the instance's figure, else
-// kDefaultSpotInterruptionsPerHour.
+// Prices are the instance's in in.pricing.region (or its entry in instance_regions); spot
+// interruptions: in.spot.interruptions_per_hour, else the instance's Advisor band there.
 CostResult evaluate_cost(const CostInputs& in, const JobPerf& job, const Instance& inst,
                          const Accelerator& acc);
 
@@ -392,8 +403,13 @@ BaselineComparison compare_with_baseline(const CostInputs& in, const Bill& mine,
 // ---------------------------------------------------------------------------------------------
 // Helpers shared with the claim check.
 
-// The instance's public price for a tier name (nullptr: none, or price <= 0).
-const PriceTier* find_price(const Instance& inst, const std::string& tier);
+// The instance's public price for a tier name (nullptr: none, or price <= 0): in `region` (a Local
+// Zone counts as its parent region), or in any region when `region` is empty.
+const PriceTier* find_price(const Instance& inst, const std::string& tier, const std::string& region = "");
+// Whether a price holds in `region` (a Local Zone counts as its parent region; empty: any).
+bool price_in_region(const PriceTier& p, const std::string& region);
+// The region the bill of `inst` is priced in.
+const std::string& pricing_region(const PricingInputs& p, const std::string& instance_id);
 // "p5.48xlarge on_demand $55.04/h (us-east-1, 2025-11-30)".
 std::string describe_price(const Instance& inst, const PriceTier& p);
 // "$55.04", "$466.26", "$3,400,000"; "45 min", "19 h", "38 days".

@@ -65,11 +65,21 @@ struct Fabric {
 };
 
 struct PriceTier {
-  std::string tier;               // on_demand, reserved_1y, reserved_3y, capacity_block, spot
+  std::string tier;               // on_demand, reserved_1y[_convertible][_partial_upfront|_all_upfront],
+                                  // reserved_3y..., capacity_block, sagemaker (see core/commitments)
   double price_usd_per_hour = 0;  // per instance
-  std::string region;
+  std::string region;             // the first of `regions`
+  std::vector<std::string> regions;  // every region (or Local Zone) with this price; empty: any
   std::string date;
   std::string source;
+};
+
+// The Spot Instance Advisor's interruption band for one region (core/commitments).
+struct SpotBand {
+  std::string region;
+  int band = 0;                   // 0..4: <5%, 5-10%, 10-15%, 15-20%, >20%
+  double saving = 0;              // average saving over On-Demand; 0: not published
+  std::string date, source;
 };
 
 struct Instance {
@@ -86,7 +96,9 @@ struct Instance {
   // recognised when a claim quotes one.
   std::vector<PriceTier> price_history;
   double spot_discount = 0;       // typical fraction off on-demand; 0 = no spot offered
-  double spot_interruptions_per_hour = 0;  // per instance; 0: none listed (the cost model's default)
+  std::vector<SpotBand> spot_advisor;      // interruption bands by region
+  std::vector<std::string> regions_offered;  // empty: the regions of its prices
+  bool ultraserver = false;       // sold as UltraServers (Capacity Blocks end 60 min early, not 30)
   std::string source;
 };
 

@@ -1,5 +1,6 @@
 #include "io/compare.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tc::io {
@@ -32,7 +33,48 @@ Marks fastest_and_cheapest(const std::vector<const Result*>& results) {
 }
 
 Job compare_job(const Job& job, const PresetLibrary& lib, const std::string& id) {
-  return id == job.spec.instance_id ? job : job_on_instance(job, lib, id);
+  if (id == job.spec.instance_id) return job;
+  Job base = job;
+  ScenarioSpec& sp = base.spec;
+  if (sp.compare_at == "nodes") sp.requested_chips = 0;
+  if (sp.compare_at == "chips" && sp.requested_chips == 0)
+    sp.requested_chips = sp.scenario.chips > 0 ? sp.scenario.chips : sp.scenario.nodes * sp.node_chips;
+  Job v = job_on_instance(base, lib, id);
+  if (is_neuron(v.spec.scenario.accelerator) != is_neuron(job.spec.scenario.accelerator))
+    v.cost.engineering = EngineeringInputs{};
+  return v;
+}
+
+std::vector<std::string> comparison_ids(const Job& job, const std::vector<std::string>& ids) {
+  std::vector<std::string> v = {job.spec.instance_id};
+  for (const auto& id : ids)
+    if (std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
+  return v;
+}
+
+std::vector<std::string> comparison_notes(const std::vector<CompareRow>& rows) {
+  std::vector<std::string> notes;
+  if (rows.empty()) return notes;
+  const ScenarioSpec& own = rows.front().job.spec;
+  const bool chips = own.compare_at == "chips" || (own.compare_at.empty() && own.requested_chips > 0);
+  notes.push_back(std::string("rows keep the ") + (chips ? "chip count" : "node count") +
+                  " equal (compare_at: " + (chips ? "chips" : "nodes") + ")");
+  std::string regions, first;
+  bool mixed = false;
+  for (const auto& r : rows) {
+    if (!r.problem.empty()) continue;
+    const std::string& reg = pricing_region(r.job.cost.pricing, r.instance_id);
+    if (first.empty()) first = reg;
+    mixed = mixed || reg != first;
+    regions += (regions.empty() ? "" : ", ") + r.instance_id + " " + reg;
+  }
+  if (mixed) notes.push_back("rows are priced in different regions (" + regions + "): pricing.instance_regions");
+  if (own.scenario.accelerator.id.empty()) return notes;
+  const Job& j = rows.front().job;
+  if (j.cost.engineering.person_weeks > 0)
+    notes.push_back("the one-off porting effort is billed on the " +
+                    std::string(is_neuron(own.scenario.accelerator) ? "Neuron" : "GPU") + " rows only");
+  return notes;
 }
 
 std::vector<CompareRow> compare_instances(const Job& job, const PresetLibrary& lib,
@@ -58,13 +100,35 @@ std::vector<CompareRow> compare_instances(const Job& job, const PresetLibrary& l
   return rows;
 }
 
+namespace {
+// The tiers a row is billed at (tier, region, price date, $/h; "a + b" for a mix) and its warnings.
+void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
+  const CostResult& c = r.result.cost->result;
+  std::string tier, region, rate, date, warnings;
+  auto add = [](std::string& cell, const std::string& v) {
+    if (cell.find(v) == std::string::npos) cell += (cell.empty() ? "" : " + ") + v;
+  };
+  for (const auto& t : c.bill.tiers) {
+    if (!t.priced) continue;
+    add(tier, t.billed_tier);
+    add(region, t.region);
+    add(rate, format_fixed(t.usd_per_hour, 4));
+    add(date, t.date);
+  }
+  for (const auto& w : r.result.est.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
+  for (const auto& w : c.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
+  row.insert(row.end(), {tier, region, rate, date, warnings});
+}
+}  // namespace
+
 Table compare_table(const std::vector<CompareRow>& rows) {
   Table t;
   t.header = {"instance", "nodes", "chips", "plan", "step_time", "tokens_per_s_per_chip", "mfu_pct",
-              "wall_time", "total_usd", "usd_per_million_tokens", "fits", "note"};
+              "wall_time", "total_usd", "usd_per_million_tokens", "fits", "note", "tier", "region",
+              "usd_per_hour", "price_date", "warnings"};
   for (const auto& r : rows) {
     if (!r.problem.empty()) {
-      t.rows.push_back({r.instance_id, "", "", "", "", "", "", "", "", "", "", r.problem});
+      t.rows.push_back({r.instance_id, "", "", "", "", "", "", "", "", "", "", r.problem, "", "", "", "", ""});
       continue;
     }
     const Estimate& e = r.result.est;
@@ -81,6 +145,7 @@ Table compare_table(const std::vector<CompareRow>& rows) {
                       b.priced ? format_fixed(b.total_usd, 0) : "-",
                       b.priced && b.tokens > 0 ? format_fixed(b.usd_per_million_tokens, 3) : "-",
                       e.memory.fits ? "yes" : "no", note});
+    add_price_cells(t.rows.back(), r);
   }
   return t;
 }

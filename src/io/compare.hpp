@@ -19,8 +19,17 @@ struct CompareRow {
   bool fastest = false, cheapest = false;
 };
 
-// The job of a comparison row: the job itself on its own instance, else the job on `instance_id`.
+// The job of a comparison row: the job itself on its own instance, else the job on `instance_id`
+// at equal chips or equal nodes (ScenarioSpec::compare_at). A one-off porting effort
+// (overheads.engineering) belongs to the rows on the scenario's software stack (Neuron or CUDA):
+// the other rows run where the team already is.
 Job compare_job(const Job& job, const PresetLibrary& lib, const std::string& instance_id);
+
+// The instances of a comparison: the scenario's own first (always a row), then `ids`, each once.
+std::vector<std::string> comparison_ids(const Job& job, const std::vector<std::string>& ids);
+
+// What the rows of a comparison say together: the rule for equal sizes, regions that differ.
+std::vector<std::string> comparison_notes(const std::vector<CompareRow>& rows);
 
 std::vector<CompareRow> compare_instances(const Job& job, const PresetLibrary& lib,
                                           const std::vector<std::string>& instance_ids);
@@ -36,6 +45,7 @@ Marks fastest_and_cheapest(const std::vector<const Result*>& results);
 // A plan in a table cell: "tp4 pp2 dp32", with cp, ep and the expert tp when they are not trivial.
 std::string plan_short(const ParallelPlan& p);
 
+// One row per instance with its price (tier, region, date, $/h) and its own warnings.
 Table compare_table(const std::vector<CompareRow>& rows);
 Json compare_json(const std::vector<CompareRow>& rows);
 

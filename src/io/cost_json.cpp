@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/commitments.hpp"
+
 namespace tc::io {
 namespace {
 
@@ -27,21 +29,19 @@ double number_or(const Json& obj, std::string_view key, const std::string& path,
   return get_number_or(obj, key, path, min, max, fallback);
 }
 
-const std::vector<std::string_view> kTiers = {"on_demand", "reserved_1y", "reserved_3y",
-                                              "capacity_block", "spot", "custom"};
-
 std::string tier_value(const Json& obj, std::string_view key, const std::string& path, bool allow_custom) {
   const std::string t = get_string(obj, key, path);
-  // Preset-specific variants of a base tier (e.g. reserved_3y_all_upfront) are accepted as well.
-  for (auto b : kTiers) {
-    if (!allow_custom && b == "custom") continue;
-    if (t == b) return t;
-    if (b != "custom" && t.size() > b.size() + 1 && t.compare(0, b.size(), b) == 0 && t[b.size()] == '_')
-      return t;
+  const auto name = parse_tier(t);
+  if (name && (allow_custom || name->kind != TierKind::custom)) return t;
+  std::vector<std::string> known = {"on_demand", "capacity_block", "spot", "sagemaker"};
+  for (const char* term : {"1y", "3y"}) {
+    for (const char* cls : {"", "_convertible"})
+      for (const char* pay : {"", "_partial_upfront", "_all_upfront"})
+        known.push_back(std::string("reserved_") + term + cls + pay);
+    for (const char* plan : {"compute", "instance"}) known.push_back(std::string("savings_plan_") + plan + "_" + term);
   }
-  std::vector<std::string_view> allowed = kTiers;
-  if (!allow_custom) allowed.pop_back();
-  return get_enum(obj, key, path, allowed);  // throws, listing the tiers
+  if (allow_custom) known.push_back("custom");
+  throw InputError(path_key(path, key), unknown_id_message("tier", t, known));
 }
 
 TierShare read_share(const Json& e, const std::string& path) {
@@ -62,11 +62,26 @@ TierShare read_share(const Json& e, const std::string& path) {
   return t;
 }
 
+void read_regions(PricingInputs& pr, const Json& p) {
+  if (has_key(p, "region")) pr.region = region_value(p.at("region"), "pricing.region");
+  if (has_key(p, "instance_regions")) {
+    const Json& m = get_object(p, "instance_regions", "pricing");
+    if (m.size() > 64) throw InputError("pricing.instance_regions", "more than 64 instances");
+    for (auto it = m.begin(); it != m.end(); ++it)
+      pr.instance_regions.push_back({it.key(), region_value(it.value(), "pricing.instance_regions." + shown_key(it.key()))});
+  }
+  if (has_key(p, "idle_commitment"))
+    pr.idle_commitment = get_enum(p, "idle_commitment", "pricing", {"bill", "share"}) == "share" ? IdleCommitment::share
+                                                                                              : IdleCommitment::bill;
+}
+
 void read_pricing(CostInputs& in, const Json& doc) {
   const Json* p = section(doc, "pricing", "");
   if (!p) return;
   const std::string path = "pricing";
-  check_keys(*p, path, {"tier", "fallback", "usd_per_hour", "discount", "mix", "spot_discount"});
+  check_keys(*p, path, {"tier", "fallback", "usd_per_hour", "discount", "mix", "spot_discount", "region",
+                        "instance_regions", "idle_commitment"});
+  read_regions(in.pricing, *p);
   if (has_key(*p, "spot_discount")) {
     const double d = get_number(*p, "spot_discount", path, 0, 1);
     if (!(d < 1)) throw InputError("pricing.spot_discount", "must be < 1 (got 1)");
@@ -408,6 +423,14 @@ Json bill_json(const Bill& b) {
       x["region"] = t.region;
       x["date"] = t.date;
       x["source"] = t.source;
+      if (t.paid_instance_hours > 0) {
+        x["commitment"] = t.commitment;
+        x["paid_instance_hours"] = t.paid_instance_hours;
+        x["committed_usd"] = t.committed_usd;
+        x["idle_usd"] = t.idle_usd;
+      }
+      if (t.billed_tier == "spot" && t.priced)
+        x["break_even_interruptions_per_hour"] = t.break_even_interruptions_per_hour;
       tiers.push_back(x);
     }
     j["tiers"] = tiers;

@@ -11,9 +11,15 @@
 //            or {"mix": [{"tier": "on_demand", "fraction": 0.2, "fallback": "capacity_block"},
 //                        {"tier": "spot", "fraction": 0.8}]}                  shares of hours
 //            or {"mix": [{"tier": "reserved_3y", "instances": 48}, {"tier": "spot", "instances": 16}]}
-//               tier: on_demand | reserved_1y | reserved_3y | capacity_block | spot | custom
-//               (custom: "usd_per_hour" or "discount" off on demand; spot: optional "discount")
-//               "spot_discount": fraction off on demand for every spot share (default: preset)
+//               tier: on_demand | reserved_1y|3y[_convertible][_partial_upfront|_all_upfront] |
+//                     savings_plan_compute_1y|3y | savings_plan_instance_1y|3y | capacity_block |
+//                     spot | sagemaker | custom   (core/commitments.hpp)
+//               (custom: "usd_per_hour" or "discount" off on demand; savings plans: "discount",
+//               required, at most the published maximum; spot: optional "discount")
+//               "spot_discount": fraction off on demand for every spot share (default: the
+//               Spot Instance Advisor's saving in the region, else the preset's)
+//               "region": "us-east-1", "instance_regions": {"trn2.48xlarge": "us-east-2"},
+//               "idle_commitment": "bill" | "share" (who pays a term's or a block's idle hours)
 //   "overheads": {"compile": {"first_s", "recompile_s", "shapes", "cache_hit"},
 //                 "warmup": {"minutes", "throughput"},
 //                 "checkpoint": {"interval_min" (number or "auto"), "write_gb_per_s", "bytes", "kept"},

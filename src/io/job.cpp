@@ -84,6 +84,7 @@ CostReport cost_report(const Job& job, const Estimate& est, const PresetLibrary&
       ctx.cost = &r.result;
       ctx.instances = &lib.instances;
       ctx.accelerators = &lib.accelerators;
+      ctx.pricing = &job.cost.pricing;
       r.claims = check_claims(job.claims, ctx);
     }
   }

@@ -462,4 +462,13 @@ std::string unknown_id_message(std::string_view kind, std::string_view id,
   return msg;
 }
 
+std::string region_value(const Json& v, const std::string& path) {
+  const std::string r = to_string_value(v, path, 40);
+  const bool ok = !r.empty() && std::all_of(r.begin(), r.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+  if (!ok) throw InputError(path, "'" + shown_text(r, 40) + "' is not a region id (like us-east-1)");
+  return r;
+}
+
 }  // namespace tc::io

@@ -92,6 +92,9 @@ std::string get_enum(const Json& obj, std::string_view key, const std::string& p
 std::string get_enum_or(const Json& obj, std::string_view key, const std::string& path,
                         const std::vector<std::string_view>& allowed, const std::string& fallback);
 
+// An AWS region or Local Zone id: us-east-1, us-east-1-dfw-2a.
+std::string region_value(const Json& v, const std::string& path);
+
 // Calendar date YYYY-MM-DD (checks month length and leap years).
 bool is_valid_date(std::string_view s);
 std::string get_date(const Json& obj, std::string_view key, const std::string& path);

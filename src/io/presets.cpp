@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/commitments.hpp"
 #include "io/embedded.hpp"
 
 namespace tc::io {
@@ -48,15 +49,15 @@ const std::vector<std::string_view> kAcceleratorKeys = {
 const std::vector<std::string_view> kIntraKeys = {"type", "gbps_per_chip", "latency_us",
                                                   "efficiency"};
 const std::vector<std::string_view> kInterKeys = {"type", "latency_us", "efficiency"};
-const std::vector<std::string_view> kPriceKeys = {"tier", "price_usd_per_hour", "region", "date",
+const std::vector<std::string_view> kPriceKeys = {"tier", "price_usd_per_hour", "region", "regions", "date",
                                                   "source"};
-const std::vector<std::string_view> kPriceTiers = {"on_demand", "reserved_1y", "reserved_3y",
-                                                   "capacity_block", "spot"};
+const std::vector<std::string_view> kSpotBandKeys = {"region", "band", "saving", "date", "source"};
+const std::vector<std::string_view> kSpotBands = {"<5%", "5-10%", "10-15%", "15-20%", ">20%"};
 const std::vector<std::string_view> kInstanceKeys = {
     "id",           "name",          "accelerator", "chips_per_node",
     "intra",        "inter_node_gbps", "inter",     "host_power_w",
-    "prices",       "price_note",    "spot_discount", "spot_interruptions_per_hour",
-    "price_history", "sources"};
+    "prices",       "price_note",    "spot_discount", "spot_advisor",
+    "regions_offered", "ultraserver", "price_history", "sources"};
 const std::vector<std::string_view> kModelKeys = {
     "id",          "name",         "kind",         "layers",
     "hidden",      "ffn_hidden",   "heads",        "kv_heads",     "head_dim",
@@ -283,6 +284,71 @@ void read_fabric(const Json& j, std::string_view key, const std::string& path, N
 }
 
 // `key` "prices": one entry per tier. "price_history": earlier prices, one per tier and date.
+// The tiers an instance preset can list a price for (core/commitments names them).
+const std::vector<std::string>& list_price_tiers() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> t = {"on_demand", "capacity_block", "sagemaker"};
+    for (const char* term : {"1y", "3y"})
+      for (const char* cls : {"", "_convertible"})
+        for (const char* pay : {"", "_partial_upfront", "_all_upfront"})
+          t.push_back(std::string("reserved_") + term + cls + pay);
+    return t;
+  }();
+  return v;
+}
+
+std::string get_region(const Json& j, std::string_view key, const std::string& path) {
+  return region_value(require_key(j, key, path), path_key(path, key));
+}
+
+// A non-empty list of region ids.
+std::vector<std::string> read_region_list(const Json& j, std::string_view key, const std::string& path) {
+  const Json& arr = get_array(j, key, path, 64);
+  if (arr.empty()) throw InputError(path_key(path, key), "must list at least one region");
+  std::vector<std::string> v;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    v.push_back(region_value(arr[i], path_index(path_key(path, key), i)));
+  }
+  return v;
+}
+
+// The regions a price holds in: `key`'s list, which must include `first`; else just `first`.
+std::vector<std::string> read_regions(const Json& j, std::string_view key, const std::string& path,
+                                      const std::string& first) {
+  if (!has_key(j, key)) return {first};
+  std::vector<std::string> v = read_region_list(j, key, path);
+  if (std::find(v.begin(), v.end(), first) == v.end())
+    throw InputError(path_key(path, key), "must include the price's region '" + first + "'");
+  return v;
+}
+
+bool shares_region(const PriceTier& a, const PriceTier& b) {
+  return std::any_of(a.regions.begin(), a.regions.end(), [&](const std::string& r) {
+    return std::find(b.regions.begin(), b.regions.end(), r) != b.regions.end();
+  });
+}
+
+std::vector<SpotBand> read_spot_advisor(const Json& j, const std::string& path) {
+  const std::string pp = path_key(path, "spot_advisor");
+  const Json& arr = get_array(j, "spot_advisor", path, 64);
+  std::vector<SpotBand> v;
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index(pp, i);
+    check_keys(arr[i], p, kSpotBandKeys);
+    SpotBand b;
+    b.region = get_region(arr[i], "region", p);
+    const std::string band = get_enum(arr[i], "band", p, kSpotBands);
+    b.band = static_cast<int>(std::find(kSpotBands.begin(), kSpotBands.end(), band) - kSpotBands.begin());
+    if (has_key(arr[i], "saving")) b.saving = get_number(arr[i], "saving", p, 0.01, 0.99);
+    b.date = get_date(arr[i], "date", p);
+    b.source = get_string(arr[i], "source", p, kMaxTextLength);
+    for (const auto& other : v)
+      if (other.region == b.region) throw InputError(path_key(p, "region"), "duplicate region '" + b.region + "'");
+    v.push_back(b);
+  }
+  return v;
+}
+
 std::vector<PriceTier> read_prices(const Json& j, const std::string& path, std::string_view key = "prices") {
   const bool history = key == "price_history";
   const std::string pp = path_key(path, key);
@@ -292,13 +358,17 @@ std::vector<PriceTier> read_prices(const Json& j, const std::string& path, std::
     const std::string p = path_index(pp, i);
     check_keys(arr[i], p, kPriceKeys);
     PriceTier t;
-    t.tier = get_enum(arr[i], "tier", p, kPriceTiers);
+    t.tier = get_string(arr[i], "tier", p);
+    const auto name = parse_tier(t.tier);
+    if (!name || name->kind == TierKind::savings_plan || name->kind == TierKind::custom || name->kind == TierKind::spot)
+      throw InputError(path_key(p, "tier"), unknown_id_message("list-price tier", t.tier, list_price_tiers()));
     t.price_usd_per_hour = get_number(arr[i], "price_usd_per_hour", p, 0, kMaxPriceUsd);
-    t.region = get_string(arr[i], "region", p);
+    t.region = get_region(arr[i], "region", p);
+    t.regions = read_regions(arr[i], "regions", p, t.region);
     t.date = get_date(arr[i], "date", p);
     t.source = get_string(arr[i], "source", p, kMaxTextLength);
     for (std::size_t k = 0; k < prices.size(); ++k) {
-      if (prices[k].tier == t.tier && (!history || prices[k].date == t.date)) {
+      if (prices[k].tier == t.tier && (!history || prices[k].date == t.date) && shares_region(prices[k], t)) {
         // Consumers pick a price by tier (and date): two of a kind would make the choice arbitrary.
         throw InputError(path_key(p, "tier"), "duplicate tier '" + t.tier + "'" +
                                                   (history ? " on " + t.date : std::string()) + " (also " +
@@ -351,9 +421,9 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   info.id = x.id;
   if (has_key(j, "price_note")) info.price_note = get_string(j, "price_note", path, kMaxTextLength);
   if (f.want("spot_discount")) x.spot_discount = get_number(j, "spot_discount", path, 0, 0.99);
-  if (f.want("spot_interruptions_per_hour")) {
-    x.spot_interruptions_per_hour = get_number(j, "spot_interruptions_per_hour", path, 0, 100);
-  }
+  if (has_key(j, "spot_advisor")) x.spot_advisor = read_spot_advisor(j, path);
+  if (has_key(j, "regions_offered")) x.regions_offered = read_region_list(j, "regions_offered", path);
+  if (has_key(j, "ultraserver")) x.ultraserver = get_bool(j, "ultraserver", path);
   if (x.name.empty()) x.name = x.id;
   if (need == Need::all && !has_tier(x, "on_demand") && info.price_note.empty()) {
     throw InputError(path_key(path, "price_note"),

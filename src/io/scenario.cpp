@@ -241,6 +241,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
     spec.framework_given = true;
   }
   place_hardware(spec, lib);
+  if (has_key(doc, "compare_at")) spec.compare_at = get_enum(doc, "compare_at", "", {"chips", "nodes"});
   if (has_key(doc, "compare_instances")) {
     const Json& arr = get_array(doc, "compare_instances", "", 64);
     for (std::size_t i = 0; i < arr.size(); ++i) {

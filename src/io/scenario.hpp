@@ -22,6 +22,8 @@ struct ScenarioSpec {
   int node_chips = 0;           // the instance's chips per node, before part of one is taken
   bool framework_given = false; // else the accelerator's default framework
   std::vector<std::string> compare_instances;
+  std::string compare_at;       // "chips" or "nodes": what comparison rows keep equal ("": as the
+                                // cluster is stated, chips when the file gave chips)
   // What the estimate is told about the inputs, in this order: the cluster (a part of a node,
   // partly filled nodes), the training amount, the rounding of BF16 master weights.
   std::string cluster_warning;

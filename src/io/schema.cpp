@@ -39,6 +39,9 @@ const std::vector<FieldDef>& scenario_fields() {
       {"instance", "i", T::id, "", 0, 0, "", "A preset instance (traincalc list instances), or an inline one.", ""},
       {"compare_instances", "c", T::id_list, "", 0, 0, "the instance",
        "Instances `traincalc compare` and the comparison panel run the same job on.", ""},
+      {"compare_at", "ca", T::enumeration, "", 0, 0, "chips when the scenario gives chips, else nodes",
+       "What comparison rows keep equal: the chip count (whole nodes where a node size does not divide it) or "
+       "the node count.", "", {"chips", "nodes"}},
       {"nodes", "n", T::integer, "nodes", 1, 1000000, "1", "Instances (scale-up domains) of the cluster.", "",
        {}, "chips"},
       {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
@@ -88,8 +91,19 @@ const std::vector<FieldDef>& scenario_fields() {
        "src/io/cost_json.hpp"},
       {"pricing.mix", "pr", T::price_mix, "", 0, 0, "", "Shares of instance-hours per tier, or instances per tier.",
        "src/io/cost_json.hpp"},
-      {"pricing.spot_discount", "sd", T::number, "fraction", 0, 1, "the instance preset's",
-       "Fraction off on-demand for every spot share.", ""},
+      {"pricing.spot_discount", "sd", T::number, "fraction", 0, 1,
+       "the Spot Instance Advisor's average saving in the region, else the instance preset's",
+       "Fraction off on-demand for every spot share.", "AWS Spot Instance Advisor"},
+      {"pricing.region", "rg", T::id, "", 0, 0, "us-east-1",
+       "AWS region every instance is priced in; an instance without a price there says where it has one.",
+       "AWS Price List (presets/instances.json)"},
+      {"pricing.instance_regions", "", T::section, "", 0, 0, "",
+       "A region per instance id, for an instance not sold in pricing.region (trn2.48xlarge: us-east-2); "
+       "the comparison names each row's region.", ""},
+      {"pricing.idle_commitment", "ic", T::enumeration, "", 0, 0, "bill",
+       "Hours of a Reserved Instance or Savings Plan term, or of a Capacity Block, that the campaign does not "
+       "use: bill (this job pays them) or share (other work fills them; reported, not billed).",
+       "EC2 User Guide: RIs are billed every hour of the term", {"bill", "share"}},
       {"overheads", "", T::section, "", 0, 0, "", "Compile, warm-up, checkpoints, failures, spot, queueing, "
        "storage by service, transfer, engineering.", "src/core/cost.hpp"},
       {"campaign", "", T::section, "", 0, 0, "one run", "Runs, full runs, truncated fraction, runs per month.",

@@ -76,8 +76,7 @@ std::vector<std::string> compare_ids(const AppState& s, const Outcome& base) {
     for (const auto& x : *c)
       if (x.is_string() && std::find(ids.begin(), ids.end(), x.get<std::string>()) == ids.end())
         ids.push_back(x.get<std::string>());
-  if (ids.empty()) ids.push_back(base.job.spec.instance_id);
-  return ids;
+  return io::comparison_ids(base.job, ids);
 }
 
 int scaling_limit(const AppState& s, int nodes) {

@@ -81,6 +81,12 @@ void panel_bill(AppState& s) {
       text(line);
       if (ImGui::IsItemHovered() && t.priced)
         ImGui::SetTooltip("%s", (t.source + "\n" + t.region + ", " + t.date).c_str());
+      if (t.paid_instance_hours > 0)
+        text_disabled("  " + t.commitment + ": " + fmt_usd(t.committed_usd) + " paid, " + fmt_usd(t.idle_usd) +
+                      " of it idle");
+      if (t.billed_tier == "spot" && t.priced && t.break_even_interruptions_per_hour > 0)
+        text_disabled("  spot stays cheaper than on demand below " +
+                      fmt_fixed(t.break_even_interruptions_per_hour * 730, 2) + " interruptions per instance-month");
     }
     ImGui::TreePop();
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/commitments.hpp"
 #include "core/cost.hpp"
 #include "io/report.hpp"
 #include "io/schema.hpp"
@@ -216,9 +217,83 @@ const std::vector<OptionalField>& campaign_fields() {
   return f;
 }
 
-const char* kTiers[] = {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot", "custom"};
+// The tiers to offer for the scenario's instance: its list-price tiers, then the ones derived from
+// on demand (spot, Savings Plans) and a negotiated rate.
+std::vector<std::string> tier_choices(const AppState& s) {
+  std::vector<std::string> v = {"on_demand"};
+  auto add = [&](const std::string& t) {
+    if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
+  };
+  if (s.current.ok)
+    for (const auto& p : s.current.job.spec.scenario.instance.prices) add(p.tier);
+  for (const char* t : {"capacity_block", "spot", "savings_plan_compute_1y", "savings_plan_compute_3y",
+                        "savings_plan_instance_1y", "savings_plan_instance_3y", "custom"})
+    add(t);
+  return v;
+}
+
+std::string tier_label(const std::string& t) {
+  const auto name = parse_tier(t);
+  return name ? describe_tier(*name) : t;
+}
+
+// One mix entry's tier, and the discount a Savings Plan needs (AWS publishes only its maximum).
+bool tier_picker(AppState& s, io::Json& e, const std::string& tier) {
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  if (ImGui::BeginCombo("##tier", tier_label(tier).c_str())) {
+    for (const auto& t : tier_choices(s))
+      if (ImGui::Selectable(tier_label(t).c_str(), tier == t)) {
+        e["tier"] = t;
+        if (t.rfind("savings_plan_", 0) == 0 && !e.contains("discount")) e["discount"] = 0.3;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  const auto name = parse_tier(tier);
+  if (name && name->kind == TierKind::savings_plan) {
+    ImGui::SameLine();
+    const float max = static_cast<float>(savings_plan_max_discount(name->plan));
+    float d = e.contains("discount") && e["discount"].is_number() ? e["discount"].get<float>() : 0.0f;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::SliderFloat("off", &d, 0.0f, max, "%.2f")) {
+      e["discount"] = std::round(std::clamp(d, 0.0f, max) * 100.0) / 100.0;
+      changed = true;
+    }
+    help_marker("Your Savings Plan discount off on demand: AWS publishes no plan rate for these instances, "
+                "only the maximum (" + fmt_percent(max, 0) + ", AWS Savings Plans FAQ).");
+  }
+  return changed;
+}
+
+// Where the instances are priced, and who pays a commitment's idle hours.
+void region_editor(AppState& s) {
+  std::vector<std::string> regions;
+  for (const auto& i : s.lib.instances)
+    for (const auto& p : i.prices)
+      for (const auto& r : p.regions)
+        if (std::find(regions.begin(), regions.end(), r) == regions.end()) regions.push_back(r);
+  std::sort(regions.begin(), regions.end());
+  const io::Json* cur = doc_get(s.doc, "pricing.region");
+  const std::string region = cur && cur->is_string() ? cur->get<std::string>() : "us-east-1";
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  if (ImGui::BeginCombo("region", region.c_str())) {
+    for (const auto& r : regions)
+      if (ImGui::Selectable(r.c_str(), r == region)) doc_set(s.doc, "pricing.region", r);
+    ImGui::EndCombo();
+  }
+  help_marker(std::string(io::scenario_field("pricing.region").help));
+  const io::Json* idle = doc_get(s.doc, "pricing.idle_commitment");
+  bool share = idle && idle->is_string() && idle->get<std::string>() == "share";
+  if (ImGui::Checkbox("other work fills idle commitments", &share)) {
+    if (share) doc_set(s.doc, "pricing.idle_commitment", "share");
+    else doc_erase(s.doc, "pricing.idle_commitment");
+  }
+  help_marker(std::string(io::scenario_field("pricing.idle_commitment").help));
+}
 
 void pricing_editor(AppState& s) {
+  region_editor(s);
   // The editor works on the mix form; the single-tier form is read as a one-entry mix.
   io::Json mix = io::Json::array();
   if (const io::Json* m = doc_get(s.doc, "pricing.mix"); m && m->is_array()) {
@@ -238,16 +313,8 @@ void pricing_editor(AppState& s) {
     io::Json& e = mix[i];
     if (!e.is_object()) continue;
     ImGui::PushID(static_cast<int>(i));
-    std::string tier = e.value("tier", std::string("on_demand"));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::BeginCombo("##tier", tier.c_str())) {
-      for (const char* t : kTiers)
-        if (ImGui::Selectable(t, tier == t)) {
-          e["tier"] = t;
-          changed = true;
-        }
-      ImGui::EndCombo();
-    }
+    const std::string tier = e.value("tier", std::string("on_demand"));
+    changed = tier_picker(s, e, tier) || changed;
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     if (by_instances) {
