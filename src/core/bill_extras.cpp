@@ -7,11 +7,13 @@ namespace tc::bill {
 namespace {
 
 constexpr double kBytesPerTib = 1099511627776.0;  // 2^40
-constexpr double kGbPerTib = 1024.0;              // FSx bills provisioned GiB as "GB"
+constexpr double kGbPerTib = 1024.0;              // FSx provisions GiB and bills them as "GB"
+// Stored content is counted in decimal GB (bytes / 1e9), as the checkpoint size is elsewhere.
 
 const char* kFsx = "fsx_lustre";
 
-// "S3 Standard, us-east-1, 2026" and, for a price from secondary sources, its confidence.
+// "S3 Standard, us-east-1, prices checked 2026-12-01" and, for a price from secondary sources,
+// its confidence.
 std::string price_origin(const ServicePrice& p) {
   std::string s = p.name;
   if (!p.region.empty()) s += ", " + p.region;
@@ -47,12 +49,13 @@ std::string describe(const std::vector<Stored>& v) {
   return s;
 }
 
-// Pushes one line per step of a tiered monthly price for `units_per_month` over `months`.
+// Remembers the region of a service price the bill uses.
 void note_region(Extras& e, const ServicePrice& p) {
   if (std::find(e.price_regions.begin(), e.price_regions.end(), p.region) == e.price_regions.end())
     e.price_regions.push_back(p.region);
 }
 
+// Pushes one line per step of a tiered monthly price for `units_per_month` over `months`.
 void tiered_lines(Extras& e, const std::string& item, const ServicePrice& p, double units_per_month,
                   double months, const std::string& what) {
   note_region(e, p);
