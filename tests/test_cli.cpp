@@ -64,6 +64,21 @@ TEST(Cli, EstimatePrintsTheContractFields) {
     EXPECT_TRUE(j["memory_gib_per_device"].contains(k)) << k;
 }
 
+TEST(Cli, EstimateBillAsCsvAndMarkdown) {
+  // 2 p4d.24xlarge at on demand, 200 GB to the internet: 100 GB free, 100 GB at $0.09 = $9.
+  const std::string s = scenario(R"("overheads":{"transfer":{"egress_gb":200}},)");
+  const CliRun csv = cli("estimate - --format csv", s);
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("bill,instance,item,quantity,unit,usd_per_unit,usd,detail\n", 0), 0u) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,instance.on_demand,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,transfer.egress,100,GB,0.09,9.00,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,total,"), std::string::npos) << csv.out;
+  const CliRun md = cli("estimate - --format markdown", s);
+  ASSERT_EQ(md.status, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("| bill | instance | item |", 0), 0u) << md.out;
+  EXPECT_EQ(cli("estimate - --format xml", s).status, 2);
+}
+
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {
   const struct {
     std::string input, field;

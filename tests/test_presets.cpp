@@ -65,8 +65,9 @@ std::set<std::string> as_set(const std::vector<std::string>& v) { return {v.begi
 
 TEST(PresetBuiltin, LoadsEveryFile) {
   const PresetLibrary& lib = builtin();
-  EXPECT_EQ(lib.files.size(), 4u);
+  EXPECT_EQ(lib.files.size(), 5u);
   EXPECT_FALSE(lib.accelerators.empty());
+  EXPECT_FALSE(lib.services.empty());
   EXPECT_FALSE(lib.instances.empty());
   EXPECT_FALSE(lib.models.empty());
   EXPECT_FALSE(lib.frameworks.empty());

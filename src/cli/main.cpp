@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kUsage = R"(traincalc: training time, utilization and memory of a model on a cluster
 
 usage:
-  traincalc estimate FILE.json|-  [--format json|text] [--model-config CONFIG.json] [--presets DIR]
+  traincalc estimate FILE.json|-  [--format json|text|csv|markdown] [--model-config CONFIG.json] [--presets DIR]
   traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown]
                                  [--model-config CONFIG.json] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
@@ -28,7 +28,8 @@ usage:
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
-          (or a readable summary with --format text). "-" reads stdin.
+          (or a readable summary with --format text, the bill's lines as a table with csv or
+          markdown). "-" reads stdin.
 compare   runs the same job on each instance (the plan searched per instance unless fixed) and
           prints a table; without --instances, the file's compare_instances.
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
@@ -129,10 +130,17 @@ tc::io::Job read_job(const Args& a, const tc::io::PresetLibrary& lib) {
 int cmd_estimate(const Args& a) {
   if (a.positional.size() != 1) throw UsageError{"estimate needs one scenario file (or -)"};
   const std::string format = a.format.empty() ? "json" : a.format;
-  if (format != "json" && format != "text") throw UsageError{"--format must be json or text"};
+  if (format != "json" && format != "text" && format != "csv" && format != "markdown")
+    throw UsageError{"--format must be json, text, csv or markdown"};
   const auto lib = library(a);
   const auto job = read_job(a, lib);
   const tc::io::Result r = tc::io::evaluate(job, lib);
+  if (format == "csv" || format == "markdown") {
+    // The bill's lines, for a spreadsheet or a document.
+    const tc::io::Table t = tc::io::bill_table(tc::io::cost_of(r));
+    std::cout << (format == "csv" ? tc::io::table_csv(t) : tc::io::table_markdown(t));
+    return 0;
+  }
   std::cout << (format == "text" ? tc::io::result_text(job, r) : tc::io::result_json(job, r).dump(2) + "\n");
   return 0;
 }

@@ -121,6 +121,81 @@ void read_pricing(CostInputs& in, const Json& doc) {
   in.pricing.mix_by = by_instances ? MixBy::instances : MixBy::fraction;
 }
 
+// Storage by service; retention in days (retention_months, the older field, still reads: one
+// month = 730 h, the AWS pricing convention). Ceilings beyond the reader's are in core validate().
+void read_storage(StorageInputs& x, const Json& s) {
+  const std::string sp = "overheads.storage";
+  check_keys(s, sp, {"usd_per_gb_month", "dataset_gb", "retention_days", "retention_months", "checkpoints_service",
+                     "dataset_service", "fsx_tier", "fsx_capacity_tib"});
+  x.usd_per_gb_month = opt_number(s, "usd_per_gb_month", sp, 0, kBig);
+  x.dataset_gb = number_or(s, "dataset_gb", sp, 0, kBig, x.dataset_gb);
+  if (has_key(s, "retention_days") && has_key(s, "retention_months"))
+    throw InputError(path_key(sp, "retention_months"), "give retention_days or retention_months, not both");
+  x.retention_days = number_or(s, "retention_days", sp, 0, kBig, x.retention_days);
+  if (has_key(s, "retention_months")) x.retention_days = get_number(s, "retention_months", sp, 0, kBig) * 730.0 / 24.0;
+  const std::vector<std::string_view> services = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
+  if (has_key(s, "checkpoints_service")) x.checkpoints_service = get_enum(s, "checkpoints_service", sp, services);
+  if (has_key(s, "dataset_service")) x.dataset_service = get_enum(s, "dataset_service", sp, services);
+  if (has_key(s, "fsx_tier"))
+    x.fsx_tier = get_enum(s, "fsx_tier", sp,
+                          {"persistent_2_125", "persistent_2_250", "persistent_2_500", "persistent_2_1000", "scratch_2"});
+  if (has_key(s, "fsx_capacity_tib")) x.fsx_capacity_tib = get_positive(s, "fsx_capacity_tib", sp, kBig);
+}
+
+void read_transfer(TransferInputs& x, const Json& t) {
+  const std::string tp = "overheads.transfer";
+  check_keys(t, tp, {"cross_region_copies", "copy_gb", "copy_from_region", "copy_to_region",
+                     "cross_region_usd_per_gb", "egress_gb", "egress_gb_per_month", "egress_usd_per_gb"});
+  x.cross_region_copies = number_or(t, "cross_region_copies", tp, 0, kBig, x.cross_region_copies);
+  x.copy_gb = opt_number(t, "copy_gb", tp, 0, kBig);
+  x.copy_from_region = get_string_or(t, "copy_from_region", tp, x.copy_from_region);
+  x.copy_to_region = get_string_or(t, "copy_to_region", tp, x.copy_to_region);
+  x.cross_region_usd_per_gb = opt_number(t, "cross_region_usd_per_gb", tp, 0, kBig);
+  x.egress_gb = number_or(t, "egress_gb", tp, 0, kBig, x.egress_gb);
+  x.egress_gb_per_month = number_or(t, "egress_gb_per_month", tp, 0, kBig, x.egress_gb_per_month);
+  x.egress_usd_per_gb = opt_number(t, "egress_usd_per_gb", tp, 0, kBig);
+}
+
+// "incidents": [{"kind": "oom", "hours": 4, "note": "A39"}, {"kind": "lost_day", "days": 2},
+//   {"kind": "throughput_regression", "fraction": 0.3, "days": 3},
+//   {"kind": "failed_runs", "fraction": 0.1, "progress": 0.5}]
+void read_incidents(CostInputs& in, const Json& doc) {
+  if (!doc.is_object() || !has_key(doc, "incidents")) return;
+  const Json& arr = get_array(doc, "incidents", "", 100);
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index("incidents", i);
+    require_object(arr[i], p);
+    Incident x;
+    const std::string kind = get_enum(arr[i], "kind", p, {"lost_day", "oom", "throughput_regression", "failed_runs"});
+    x.kind = kind == "lost_day" ? IncidentKind::lost_day
+             : kind == "oom"    ? IncidentKind::oom
+             : kind == "throughput_regression" ? IncidentKind::throughput_regression
+                                               : IncidentKind::failed_runs;
+    switch (x.kind) {
+      case IncidentKind::lost_day:
+        check_keys(arr[i], p, {"kind", "days", "note"});
+        x.days = get_positive_or(arr[i], "days", p, kBig, 1);
+        break;
+      case IncidentKind::oom:
+        check_keys(arr[i], p, {"kind", "hours", "note"});
+        x.hours = get_positive(arr[i], "hours", p, kBig);
+        break;
+      case IncidentKind::throughput_regression:
+        check_keys(arr[i], p, {"kind", "fraction", "days", "note"});
+        x.fraction = get_number(arr[i], "fraction", p, 0, 1);
+        x.days = get_positive(arr[i], "days", p, kBig);
+        break;
+      case IncidentKind::failed_runs:
+        check_keys(arr[i], p, {"kind", "fraction", "progress", "note"});
+        x.fraction = get_number(arr[i], "fraction", p, 0, 1);
+        x.progress = get_positive_or(arr[i], "progress", p, 1, 1);
+        break;
+    }
+    x.note = get_string_or(arr[i], "note", p, "", kMaxTextLength);
+    in.incidents.push_back(x);
+  }
+}
+
 void read_overheads(CostInputs& in, const Json& doc) {
   const Json* o = section(doc, "overheads", "");
   if (!o) return;
@@ -155,7 +230,7 @@ void read_overheads(CostInputs& in, const Json& doc) {
         in.checkpoint.interval_min = to_positive(v, "overheads.checkpoint.interval_min", kBig);
       }
     }
-    in.checkpoint.write_gb_per_s = get_positive_or(*c, "write_gb_per_s", cp, kBig, in.checkpoint.write_gb_per_s);
+    if (has_key(*c, "write_gb_per_s")) in.checkpoint.write_gb_per_s = get_positive(*c, "write_gb_per_s", cp, kBig);
     in.checkpoint.bytes_override = number_or(*c, "bytes", cp, 0, kHuge, 0);
     in.checkpoint.kept = get_int_or(*c, "kept", cp, 0, 100000, in.checkpoint.kept);
   }
@@ -171,25 +246,8 @@ void read_overheads(CostInputs& in, const Json& doc) {
     in.spot.interruptions_per_hour = opt_number(*s, "interruptions_per_hour", sp, 0, kBig);
     in.spot.restart_min = number_or(*s, "restart_min", sp, 0, kBig, in.spot.restart_min);
   }
-  if (const Json* s = section(*o, "storage", path)) {
-    const std::string sp = "overheads.storage";
-    check_keys(*s, sp, {"usd_per_gb_month", "dataset_gb", "retention_months"});
-    in.storage.usd_per_gb_month = number_or(*s, "usd_per_gb_month", sp, 0, kBig, in.storage.usd_per_gb_month);
-    in.storage.dataset_gb = number_or(*s, "dataset_gb", sp, 0, kBig, in.storage.dataset_gb);
-    in.storage.retention_months = number_or(*s, "retention_months", sp, 0, kBig, in.storage.retention_months);
-  }
-  if (const Json* t = section(*o, "transfer", path)) {
-    const std::string tp = "overheads.transfer";
-    check_keys(*t, tp, {"cross_region_copies", "copy_gb", "cross_region_usd_per_gb", "egress_gb",
-                        "egress_gb_per_month", "egress_usd_per_gb"});
-    TransferInputs& x = in.transfer;
-    x.cross_region_copies = number_or(*t, "cross_region_copies", tp, 0, kBig, x.cross_region_copies);
-    x.copy_gb = opt_number(*t, "copy_gb", tp, 0, kBig);
-    x.cross_region_usd_per_gb = number_or(*t, "cross_region_usd_per_gb", tp, 0, kBig, x.cross_region_usd_per_gb);
-    x.egress_gb = number_or(*t, "egress_gb", tp, 0, kBig, x.egress_gb);
-    x.egress_gb_per_month = number_or(*t, "egress_gb_per_month", tp, 0, kBig, x.egress_gb_per_month);
-    x.egress_usd_per_gb = number_or(*t, "egress_usd_per_gb", tp, 0, kBig, x.egress_usd_per_gb);
-  }
+  if (const Json* s = section(*o, "storage", path)) read_storage(in.storage, *s);
+  if (const Json* t = section(*o, "transfer", path)) read_transfer(in.transfer, *t);
   if (const Json* e = section(*o, "engineering", path)) {
     const std::string ep = "overheads.engineering";
     check_keys(*e, ep, {"person_weeks", "usd_per_week", "spread_runs"});
@@ -214,15 +272,22 @@ void read_owned(CostInputs& in, const Json& doc) {
   const Json* o = section(doc, "owned_cluster", "");
   if (!o) return;
   const std::string p = "owned_cluster";
-  check_keys(*o, p, {"instance", "nodes", "capex_usd_per_node", "depreciation_years", "utilization",
-                     "node_power_w", "idle_power_fraction", "pue", "usd_per_kwh", "facility_usd_per_year",
-                     "staff_usd_per_year", "horizon_years"});
+  check_keys(*o, p, {"instance", "nodes", "capex_usd_per_node", "depreciation_years", "residual_fraction",
+                     "financing_rate", "financing_years", "maintenance_usd_per_year", "maintenance_fraction_per_year",
+                     "colocation_usd_per_kw_month", "utilization", "node_power_w", "idle_power_fraction", "pue",
+                     "usd_per_kwh", "facility_usd_per_year", "staff_usd_per_year", "horizon_years"});
   OwnedClusterInputs& x = in.owned;
   x.enabled = true;
   x.instance_id = get_string_or(*o, "instance", p, "");
   x.nodes = get_int_or(*o, "nodes", p, 1, 1000000, 0);
   x.capex_usd_per_node = get_number(*o, "capex_usd_per_node", p, 0, kBig);
   x.depreciation_years = get_positive_or(*o, "depreciation_years", p, 100, x.depreciation_years);
+  x.residual_fraction = number_or(*o, "residual_fraction", p, 0, 1, x.residual_fraction);
+  x.financing_rate = number_or(*o, "financing_rate", p, 0, 1, x.financing_rate);
+  if (has_key(*o, "financing_years")) x.financing_years = get_positive(*o, "financing_years", p, 100);
+  x.maintenance_usd_per_year = number_or(*o, "maintenance_usd_per_year", p, 0, kBig, 0);
+  x.maintenance_fraction_per_year = number_or(*o, "maintenance_fraction_per_year", p, 0, 1, 0);
+  x.colocation_usd_per_kw_month = number_or(*o, "colocation_usd_per_kw_month", p, 0, kBig, 0);
   x.utilization = get_positive_or(*o, "utilization", p, 1, x.utilization);
   x.node_power_w = opt_number(*o, "node_power_w", p, 0, kBig);
   x.idle_power_fraction = number_or(*o, "idle_power_fraction", p, 0, 1, x.idle_power_fraction);
@@ -268,6 +333,7 @@ CostInputs parse_cost_inputs(const Json& doc) {
   read_campaign(in, doc);
   read_owned(in, doc);
   read_energy(in, doc);
+  read_incidents(in, doc);
   if (doc.is_object() && has_key(doc, "deadline_days"))
     in.deadline_days = get_positive(doc, "deadline_days", "", kBig);
   if (doc.is_object() && has_key(doc, "baseline_instance"))
@@ -374,6 +440,9 @@ Json bill_json(const Bill& b) {
     j["usd_per_year"] = b.usd_per_year;
     j["tco_usd_horizon"] = b.tco_usd_horizon;
     j["usd_per_node_hour"] = b.usd_per_node_hour;
+    j["tco_usd_by_item"] = terms_json(b.tco_usd_by_item);
+    j["break_even_utilization"] = b.break_even_utilization ? Json(*b.break_even_utilization) : Json(nullptr);
+    j["break_even_note"] = b.break_even_note;
   }
   j["compute_usd_by_term"] = terms_json(b.instance_usd_by_term);
   j["runs"] = b.runs;
@@ -389,6 +458,7 @@ Json bill_json(const Bill& b) {
   j["node_power_w"] = number_or_null(b.node_power_w, b.energy_known);
   j["energy_kwh"] = number_or_null(b.energy_kwh, b.energy_known);
   j["co2e_kg"] = number_or_null(b.co2e_kg, b.energy_known);
+  j["notes"] = b.notes;
   j["warnings"] = b.warnings;
   return j;
 }

@@ -26,14 +26,25 @@
 //                 "failures": {"per_node_hour", "restart_min"},
 //                 "spot": {"interruptions_per_hour", "restart_min"},
 //                 "queue_hours",
-//                 "storage": {"usd_per_gb_month", "dataset_gb", "retention_months"},
-//                 "transfer": {"cross_region_copies", "copy_gb", "cross_region_usd_per_gb",
-//                              "egress_gb", "egress_gb_per_month", "egress_usd_per_gb"},
+//                 "storage": {"dataset_gb", "retention_days" (or the older "retention_months"),
+//                             "checkpoints_service", "dataset_service" (s3_standard |
+//                             s3_express_one_zone | fsx_lustre), "fsx_tier" (persistent_2_125 |
+//                             _250 | _500 | _1000 | scratch_2), "fsx_capacity_tib",
+//                             "usd_per_gb_month" (flat, instead of the services' rates)},
+//                 "transfer": {"cross_region_copies", "copy_gb", "copy_from_region", "copy_to_region",
+//                              "cross_region_usd_per_gb", "egress_gb", "egress_gb_per_month",
+//                              "egress_usd_per_gb" (flat, instead of the tiers)},
 //                 "engineering": {"person_weeks", "usd_per_week", "spread_runs"}}
 //   "campaign": {"runs", "full_runs", "truncated_fraction", "runs_per_month"}
+//   "incidents": [{"kind": "lost_day", "days"} | {"kind": "oom", "hours"} |
+//                 {"kind": "throughput_regression", "fraction", "days"} |
+//                 {"kind": "failed_runs", "fraction", "progress"}, each with an optional "note"]
 //   "owned_cluster": {"instance", "nodes", "capex_usd_per_node", "depreciation_years",
-//                     "utilization", "node_power_w", "idle_power_fraction", "pue", "usd_per_kwh",
-//                     "facility_usd_per_year", "staff_usd_per_year", "horizon_years"}
+//                     "residual_fraction", "financing_rate", "financing_years",
+//                     "maintenance_usd_per_year", "maintenance_fraction_per_year",
+//                     "colocation_usd_per_kw_month", "utilization", "node_power_w",
+//                     "idle_power_fraction", "pue", "usd_per_kwh", "facility_usd_per_year",
+//                     "staff_usd_per_year", "horizon_years"}
 //   "energy": {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"}
 //   "deadline_days": number, "baseline_instance": "p4d.24xlarge"
 //   "claims": [{"text", "instance", "nodes", "wall_time_s" | "wall_time_hours" | "wall_time_days",

@@ -40,9 +40,11 @@ Job job_with_plan(const Job& job, const ParallelPlan& plan, bool loose);
 struct EvaluateOptions {
   bool claims = true;
   bool baseline = true;   // the baseline instance needs a plan search of its own
+  bool owned = true;      // so does an owned cluster of another instance than the job's
 };
-// A comparison row or scaling point: its own bill, neither claims nor baseline.
-constexpr EvaluateOptions kVariantOptions{false, false};
+// A comparison row or scaling point: its own bill, neither claims, baseline nor owned cluster
+// of other hardware.
+constexpr EvaluateOptions kVariantOptions{false, false, false};
 
 struct Result {
   Estimate est;

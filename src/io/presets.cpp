@@ -608,6 +608,65 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   return read_sources(j, path, need, "framework", fw.id);
 }
 
+// One step of a tiered price: {"up_to_units": number or null (no limit), "usd_per_unit", "label"}.
+PriceStep read_price_step(const Json& j, const std::string& path, double below) {
+  check_keys(j, path, {"up_to_units", "usd_per_unit", "label"});
+  PriceStep st;
+  if (!j.contains("up_to_units")) throw InputError(path_key(path, "up_to_units"), "missing (required; null = no limit)");
+  if (!j.at("up_to_units").is_null()) {
+    st.up_to_units = get_positive(j, "up_to_units", path, 1e12);
+    if (!(st.up_to_units > below))
+      throw InputError(path_key(path, "up_to_units"), "must be above the previous step's (" + format_number(below) + ")");
+  }
+  st.usd_per_unit = get_number(j, "usd_per_unit", path, 0, 1000);
+  st.label = get_string(j, "label", path);
+  return st;
+}
+
+const std::vector<std::string_view> kServiceKeys = {
+    "id", "name", "unit", "region", "steps", "free_units_per_month", "throughput_mb_s_per_tib", "pairs",
+    "secondary", "sources"};
+
+// A storage or transfer service: its tiered price, region, and the sources of each figure.
+std::vector<SourceNote> read_service(const Json& j, const std::string& path, ServicePrice& x) {
+  check_keys(j, path, kServiceKeys);
+  x.id = get_id(j, "id", path);
+  x.name = get_string(j, "name", path);
+  x.unit = get_string(j, "unit", path);
+  x.region = get_string(j, "region", path);
+  const Json& steps = get_array(j, "steps", path, 16);
+  if (steps.empty()) throw InputError(path_key(path, "steps"), "needs at least one step");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string sp = path_index(path_key(path, "steps"), i);
+    require_object(steps[i], sp);
+    if (!x.steps.empty() && x.steps.back().up_to_units == 0)
+      throw InputError(sp, "follows a step without limit (up_to_units null)");
+    x.steps.push_back(read_price_step(steps[i], sp, x.steps.empty() ? 0 : x.steps.back().up_to_units));
+  }
+  if (x.steps.back().up_to_units != 0) throw InputError(path_key(path, "steps"), "the last step must have no limit (null)");
+  x.free_units_per_month = get_number_or(j, "free_units_per_month", path, 0, 1e9, 0);
+  x.throughput_mb_s_per_tib = get_number_or(j, "throughput_mb_s_per_tib", path, 0, 1e6, 0);
+  if (has_key(j, "pairs")) {
+    const Json& pairs = get_array(j, "pairs", path, 1000);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const std::string pp = path_index(path_key(path, "pairs"), i);
+      require_object(pairs[i], pp);
+      check_keys(pairs[i], pp, {"from", "to", "usd_per_gb"});
+      x.pairs.push_back({get_string(pairs[i], "from", pp), get_string(pairs[i], "to", pp),
+                         get_number(pairs[i], "usd_per_gb", pp, 0, 1000)});
+    }
+  }
+  x.secondary = get_bool_or(j, "secondary", path, false);
+  auto notes = read_sources(j, path, Need::all, "service", x.id);
+  for (const auto& n : notes) x.date = std::max(x.date, n.date);  // the latest check (YYYY-MM-DD)
+  // The weakest confidence of the sources backing the price.
+  x.confidence = "H";
+  for (const auto& n : notes)
+    if (n.confidence == "L" || (n.confidence == "M" && x.confidence == "H")) x.confidence = n.confidence;
+  for (const auto& n : notes) x.source += (x.source.empty() ? "" : "; ") + n.cite;
+  return notes;
+}
+
 // --- the library ---------------------------------------------------------------------------
 
 template <class T>
@@ -658,6 +717,7 @@ const Schema kSchemas[] = {
     {"traincalc.instances/1", "instances", 1},
     {"traincalc.models/1", "models", 2},
     {"traincalc.frameworks/1", "frameworks", 3},
+    {"traincalc.services/1", "services", 4},
 };
 
 const Schema* schema_of(const Json& doc) {
@@ -731,6 +791,13 @@ void merge_document(PresetLibrary& lib, const std::string& label, const Json& do
         upsert(lib.models, std::move(m));
         upsert(lib.model_infos, std::move(info));
         replace_notes(lib, "model", id, std::move(notes), label);
+        break;
+      }
+      case 4: {
+        ServicePrice sv;
+        auto notes = read_service(arr[i], p, sv);
+        upsert(lib.services, std::move(sv));
+        replace_notes(lib, "service", id, std::move(notes), label);
         break;
       }
       default: {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cost.hpp"
 #include "core/types.hpp"
 #include "io/json_util.hpp"
 
@@ -17,7 +18,7 @@ namespace tc::io {
 
 // One entry of a preset's "sources": which fields it backs, and how well.
 struct SourceNote {
-  std::string kind;                 // "accelerator", "instance", "model", "framework"
+  std::string kind;                 // "accelerator", "instance", "model", "framework", "service"
   std::string id;                   // the entry's id
   std::vector<std::string> fields;  // "peak_tflops" covers "peak_tflops.bf16" and so on
   std::string cite;                 // primary source, with URL or document name
@@ -46,6 +47,7 @@ struct PresetLibrary {
   std::vector<Instance> instances;
   std::vector<ModelShape> models;
   std::vector<FrameworkProfile> frameworks;
+  std::vector<ServicePrice> services;   // storage and transfer prices (presets/services.json)
   std::vector<SourceNote> notes;
   std::vector<ModelInfo> model_infos;
   std::vector<InstanceInfo> instance_infos;

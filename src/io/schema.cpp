@@ -112,10 +112,13 @@ const std::vector<FieldDef>& scenario_fields() {
        "use: bill (this job pays them) or share (other work fills them; reported, not billed).",
        "EC2 User Guide: RIs are billed every hour of the term", {"bill", "share"}},
       {"overheads", "", T::section, "", 0, 0, "", "Compile, warm-up, checkpoints, failures, spot, queueing, "
-       "storage, transfer, engineering.", "src/core/cost.hpp"},
+       "storage by service, transfer, engineering.", "src/core/cost.hpp"},
       {"campaign", "", T::section, "", 0, 0, "one run", "Runs, full runs, truncated fraction, runs per month.",
        "src/core/cost.hpp"},
-      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster's cost per node-hour, for comparison.",
+      {"incidents", "", T::list, "", 0, 0, "", "Lost days, OOMs, throughput regressions and failed-run fractions, "
+       "each a bill line at the blended instance rate.", "src/io/cost_json.hpp"},
+      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster (capex, depreciation to a residual, financing, "
+       "maintenance, power, colocation, staff): its bill and the break-even utilization against the cloud.",
        "src/core/cost.hpp"},
       {"energy", "", T::section, "", 0, 0, "", "Electricity price, grid intensity, PUE, node power.",
        "src/core/cost.hpp"},
