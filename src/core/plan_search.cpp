@@ -32,7 +32,7 @@ std::vector<int> vpp_choices(const PlanRequest& rq, int pp, int layers) {
   if (rq.vpp != kAuto) return {rq.vpp};
   std::vector<int> vpps = {1};
   if (pp > 1)
-    for (int v = 2; v <= 8 && pp * v <= layers; v *= 2)
+    for (int v = 2; v <= 8 && count_product({pp, v}) <= layers; v *= 2)
       if (layers % (pp * v) == 0) vpps.push_back(v);
   return vpps;
 }
@@ -46,6 +46,20 @@ std::vector<int> micro_batch_choices(const PlanRequest& rq, int dp, long long gl
     if (per_dp % b == 0) mbs.push_back(b);
   if (mbs.empty()) mbs = {1};
   return mbs;
+}
+
+// Why no plan was even checked: the degrees fixed by the request leave no split of the devices
+// (e.g. pp 3 with dp 2 on 8 devices). Says which knobs to change.
+InputProblem no_split(const PlanRequest& rq, int devices) {
+  std::string fixed;
+  const std::pair<const char*, int> knobs[] = {{"tp", rq.tp}, {"cp", rq.cp}, {"pp", rq.pp}, {"dp", rq.dp}};
+  for (const auto& [name, value] : knobs)
+    if (value != kAuto) fixed += (fixed.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(value);
+  if (fixed.empty())
+    return {"parallel", "no tp x cp x pp x dp splits the " + std::to_string(devices) + " devices of the cluster"};
+  return {"parallel", "the fixed degrees (" + fixed + ") leave no tp x cp x pp x dp equal to the " +
+                          std::to_string(devices) + " devices of the cluster: set some of them to \"auto\", "
+                          "or change nodes or chips"};
 }
 
 }  // namespace
@@ -77,18 +91,20 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
   bool have_problem = false, truncated = false;
   for (int tp : tps) {
     for (int cp : cps) {
-      const int rest = devices / std::max(1, tp * cp);
-      if (rest * tp * cp != devices) {
+      // In 64 bits: fixed degrees up to 2^20 each would wrap an int product (to 0: "tp x cp = 0").
+      const long long tp_cp = count_product({tp, cp});
+      const int rest = tp_cp > 0 && tp_cp <= devices ? static_cast<int>(devices / tp_cp) : 0;
+      if (rest * tp_cp != devices) {
         if (!have_problem)
           res.why_none = {rq.tp != kAuto ? "parallel.tp" : "parallel.cp",
-                          "tp x cp = " + std::to_string(tp * cp) + " does not divide the " +
+                          "tp x cp = " + std::to_string(tp_cp) + " does not divide the " +
                               std::to_string(devices) + " devices of the cluster"};
         have_problem = true;
         continue;
       }
       for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
         const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
-        if (dp * pp != rest && rq.dp == kAuto) continue;
+        if (count_product({dp, pp}) != rest && rq.dp == kAuto) continue;
         const std::vector<int> vpps = vpp_choices(rq, pp, m.layers);
         const std::vector<int> mbs = micro_batch_choices(rq, dp, base.global_batch);
         const std::vector<int> sps =
@@ -148,9 +164,7 @@ SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
                                  " plans; fix some of tp, pp, vpp, zero, micro_batch and recompute "
                                  "to search the others");
   // Every error names a field, even when the enumeration skipped all plans before checking one.
-  if (!res.best && res.why_none.reason.empty())
-    res.why_none = {"parallel", "no parallel plan matches the " + std::to_string(devices) +
-                                    " devices of the cluster"};
+  if (!res.best && res.why_none.reason.empty()) res.why_none = no_split(rq, devices);
   return res;
 }
 

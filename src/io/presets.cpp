@@ -14,6 +14,15 @@ namespace {
 
 // Limits that no real hardware or model reaches: past them an input is a typo or an attack on
 // the calculator (loops over layers, allocations per chip), not a design.
+// Lower bounds of the rates a step time is divided by: far below any chip or link built (a
+// Trainium1 NeuronCore's FP32 is 23.75 TFLOPS), far above the denormals and 1e-300s that would
+// make the step time overflow.
+constexpr double kMinTflops = 1e-3;       // 1 GFLOP/s
+constexpr double kMinHbmGib = 1e-2;
+constexpr double kMinHbmTbps = 1e-3;      // 1 GB/s
+constexpr double kMinLinkGBps = 1e-3;     // 1 MB/s
+constexpr double kMinNetworkGbps = 1e-3;  // 1 Mbit/s
+constexpr double kMinEfficiency = 1e-3;   // of a peak or a link
 constexpr double kMaxTflops = 1e6;
 constexpr double kMaxHbmGib = 1e5;
 constexpr double kMaxHbmTbps = 1000;
@@ -34,7 +43,6 @@ constexpr int kMaxVocab = 10000000;
 constexpr int kMaxExperts = 100000;
 constexpr int kMaxImageSize = 100000;
 constexpr double kMaxParams = 1e15;
-constexpr std::size_t kMaxIdLength = 64;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
 const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
@@ -106,9 +114,7 @@ std::vector<std::string_view> with(std::vector<std::string_view> keys,
 std::string get_id(const Json& j, std::string_view key, const std::string& path) {
   const std::string id = get_string(j, key, path, kMaxIdLength);
   for (const char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-' || c == '+';
-    if (!ok) {
+    if (!is_id_char(c)) {
       throw InputError(path_key(path, key),
                        "must use only letters, digits and . _ - + (got '" + id + "')");
     }
@@ -214,11 +220,14 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     for (std::size_t i = 0; i < kPrecisionKeys.size(); ++i) {
       if (pf.want(kPrecisionKeys[i])) {
         a.peak_tflops[i] = get_number_nullable(p, kPrecisionKeys[i], pp, 0, kMaxTflops, 0);
+        if (a.peak_tflops[i] > 0 && a.peak_tflops[i] < kMinTflops)
+          throw InputError(path_key(pp, kPrecisionKeys[i]), "must be null, 0 or >= " + format_number(kMinTflops) +
+                                                                " (got " + exact_number(a.peak_tflops[i]) + ")");
       }
     }
   }
-  if (f.want("hbm_gib", true)) a.hbm_gib = get_positive(j, "hbm_gib", path, kMaxHbmGib);
-  if (f.want("hbm_tbps", true)) a.hbm_tbps = get_positive(j, "hbm_tbps", path, kMaxHbmTbps);
+  if (f.want("hbm_gib", true)) a.hbm_gib = get_number(j, "hbm_gib", path, kMinHbmGib, kMaxHbmGib);
+  if (f.want("hbm_tbps", true)) a.hbm_tbps = get_number(j, "hbm_tbps", path, kMinHbmTbps, kMaxHbmTbps);
   if (f.want("devices_per_chip")) {
     a.devices_per_chip = get_int(j, "devices_per_chip", path, 1, kMaxDevicesPerChip);
   }
@@ -234,19 +243,19 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     Fields cf(c, cp, inner);
     AcceleratorCalibration& cal = a.cal;
     if (cf.want("matmul_efficiency_max")) {
-      cal.matmul_efficiency_max = get_positive(c, "matmul_efficiency_max", cp, 1);
+      cal.matmul_efficiency_max = get_number(c, "matmul_efficiency_max", cp, kMinEfficiency, 1);
     }
     // Optional: preset files from before it was fitted use the BF16 efficiency.
     cal.fp8_matmul_efficiency_max =
-        get_number_or(c, "fp8_matmul_efficiency_max", cp, 0, 1, cal.fp8_matmul_efficiency_max);
-    cal.attention_v3_efficiency = get_number_or(c, "attention_v3_efficiency", cp, 0, 1, cal.attention_v3_efficiency);
+        get_zero_or_number_or(c, "fp8_matmul_efficiency_max", cp, kMinEfficiency, 1, cal.fp8_matmul_efficiency_max);
+    cal.attention_v3_efficiency = get_zero_or_number_or(c, "attention_v3_efficiency", cp, kMinEfficiency, 1, cal.attention_v3_efficiency);
     if (cf.want("kernel_overhead_us")) {
       cal.kernel_overhead_us = get_number(c, "kernel_overhead_us", cp, 0, kMaxLatencyUs);
     }
     if (cf.want("attention_efficiency")) {
-      cal.attention_efficiency = get_positive(c, "attention_efficiency", cp, 1);
+      cal.attention_efficiency = get_number(c, "attention_efficiency", cp, kMinEfficiency, 1);
     }
-    if (cf.want("hbm_efficiency")) cal.hbm_efficiency = get_positive(c, "hbm_efficiency", cp, 1);
+    if (cf.want("hbm_efficiency")) cal.hbm_efficiency = get_number(c, "hbm_efficiency", cp, kMinEfficiency, 1);
     if (cf.want("runtime_reserve_gib")) {
       cal.runtime_reserve_gib = get_number(c, "runtime_reserve_gib", cp, 0, kMaxHbmGib);
     }
@@ -276,10 +285,10 @@ void read_fabric(const Json& j, std::string_view key, const std::string& path, N
   Fields f(o, fp, need);
   if (f.want("type")) fab.type = get_string(o, "type", fp);
   if (with_bandwidth && f.want("gbps_per_chip")) {
-    fab.gbps_per_chip = get_number(o, "gbps_per_chip", fp, 0, kMaxLinkGBps);
+    fab.gbps_per_chip = get_zero_or_number(o, "gbps_per_chip", fp, kMinLinkGBps, kMaxLinkGBps);
   }
   if (f.want("latency_us")) fab.latency_us = get_number(o, "latency_us", fp, 0, kMaxLatencyUs);
-  if (f.want("efficiency")) fab.efficiency = get_positive(o, "efficiency", fp, 1);
+  if (f.want("efficiency")) fab.efficiency = get_number(o, "efficiency", fp, kMinEfficiency, 1);
 }
 
 // `key` "prices": one entry per tier. "price_history": earlier prices, one per tier and date.
@@ -332,7 +341,7 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   }
   if (f.want("intra")) read_fabric(j, "intra", path, inner, true, x.intra);
   if (f.want("inter_node_gbps", true)) {
-    x.inter_node_gbps = get_number(j, "inter_node_gbps", path, 0, kMaxNetworkGbps);
+    x.inter_node_gbps = get_zero_or_number(j, "inter_node_gbps", path, kMinNetworkGbps, kMaxNetworkGbps);
   }
   if (f.want("inter")) read_fabric(j, "inter", path, inner, false, x.inter);
   if (f.want("host_power_w")) x.host_power_w = get_number(j, "host_power_w", path, 0, kMaxHostPowerW);
