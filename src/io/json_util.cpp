@@ -140,6 +140,9 @@ class KeyChecker : public nlohmann::json_sax<Json> {
  private:
   bool value() {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    if (++values_ > kMaxJsonValues)
+      throw InputError(label_, "holds more than " + std::to_string(kMaxJsonValues) +
+                                   " values (numbers, strings, arrays, objects); not parsed");
     return true;
   }
   bool end() {
@@ -148,6 +151,7 @@ class KeyChecker : public nlohmann::json_sax<Json> {
   }
   const std::string& label_;
   std::vector<Frame> frames_;
+  std::size_t values_ = 0;
 };
 
 }  // namespace

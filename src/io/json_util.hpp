@@ -25,6 +25,10 @@ constexpr std::size_t kMaxStringLength = 200;   // ids, names, regions, enum val
 constexpr std::size_t kMaxTextLength = 2000;    // source citations and notes
 constexpr std::size_t kMaxJsonDepth = 64;       // nesting of arrays and objects in any input
 constexpr std::size_t kMaxInputBytes = 16u << 20;  // a scenario file, stdin, a CSV, a preset file
+// Values (numbers, strings, arrays, objects...) in one document: 4 preset files of 10,000 models
+// hold about 1.2 million together; 16 MiB of "{}," would be 5.6 million objects, about 1 GB once
+// parsed (an empty object is a map node of ~100 bytes), so the count is checked before parsing.
+constexpr std::size_t kMaxJsonValues = 1u << 20;
 
 // All of `in`, reading at most kMaxInputBytes + 1 bytes: a stream that does not end (/dev/zero,
 // a pipe) is refused once past the cap instead of filling memory. Throws InputError naming `label`.

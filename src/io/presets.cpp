@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "io/embedded.hpp"
 
@@ -570,27 +572,47 @@ std::vector<std::string> ids_of(const std::vector<T>& v) {
   return out;
 }
 
+// Replaces the entry with the item's id or appends it, through an index of the ids built once per
+// file: a linear search per entry made merging n entries over n presets cost n^2 (4 files of
+// 10,000 models took 14 s).
 template <class T>
-void upsert(std::vector<T>& v, T item) {
-  for (auto& x : v) {
-    if (x.id == item.id) {
-      x = std::move(item);
-      return;
+class Upsert {
+ public:
+  explicit Upsert(std::vector<T>& v) : v_(v) {
+    for (std::size_t i = 0; i < v.size(); ++i) index_.emplace(v[i].id, i);
+  }
+  void operator()(T item) {
+    const auto [it, added] = index_.emplace(item.id, v_.size());
+    if (added) v_.push_back(std::move(item));
+    else v_[it->second] = std::move(item);
+  }
+  bool has(const std::string& id) const { return index_.count(id) != 0; }
+
+ private:
+  std::vector<T>& v_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+// The source notes of the entries a file defines, replacing those the entries had: collected per
+// file and applied in one pass over the notes (not one pass per entry).
+struct NoteBatch {
+  const char* kind = "";
+  std::unordered_set<std::string> ids;
+  std::vector<SourceNote> notes;
+  void add(const std::string& id, std::vector<SourceNote> entry_notes, const std::string& file) {
+    ids.insert(id);
+    for (auto& n : entry_notes) {
+      n.file = file;
+      notes.push_back(std::move(n));
     }
   }
-  v.push_back(std::move(item));
-}
-
-void replace_notes(PresetLibrary& lib, const char* kind, const std::string& id,
-                   std::vector<SourceNote> notes, const std::string& file) {
-  lib.notes.erase(std::remove_if(lib.notes.begin(), lib.notes.end(),
-                                 [&](const SourceNote& n) { return n.kind == kind && n.id == id; }),
-                  lib.notes.end());
-  for (auto& n : notes) {
-    n.file = file;
-    lib.notes.push_back(std::move(n));
+  void apply(PresetLibrary& lib) {
+    lib.notes.erase(std::remove_if(lib.notes.begin(), lib.notes.end(),
+                                   [&](const SourceNote& n) { return n.kind == kind && ids.count(n.id) != 0; }),
+                    lib.notes.end());
+    for (auto& n : notes) lib.notes.push_back(std::move(n));
   }
-}
+};
 
 struct Schema {
   const char* name;
@@ -634,60 +656,66 @@ void merge_document(PresetLibrary& lib, const std::string& label, const Json& do
   if (has_key(doc, "about")) get_string(doc, "about", base, 20000);
   const std::string ap = path_key(base, kind->array_key);
   const Json& arr = get_array(doc, kind->array_key, base, 10000);
-  std::vector<std::string> seen;
+  std::unordered_map<std::string, std::size_t> seen;
+  static const char* const kinds[] = {"accelerator", "instance", "model", "framework"};
+  NoteBatch batch{kinds[std::min(kind->order, 3)], {}, {}};
+  Upsert<Accelerator> accelerators(lib.accelerators);
+  Upsert<Instance> instances(lib.instances);
+  Upsert<InstanceInfo> instance_infos(lib.instance_infos);
+  Upsert<ModelShape> models(lib.models);
+  Upsert<ModelInfo> model_infos(lib.model_infos);
+  Upsert<FrameworkProfile> frameworks(lib.frameworks);
+  Upsert<FrameworkInfo> framework_infos(lib.framework_infos);
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string p = path_index(ap, i);
     require_object(arr[i], p);
     const std::string id = get_id(arr[i], "id", p);
-    const auto dup = std::find(seen.begin(), seen.end(), id);
-    if (dup != seen.end()) {
+    const auto [dup, added] = seen.emplace(id, i);
+    if (!added) {
       throw InputError(path_key(p, "id"), "duplicate id '" + id + "' (also " + kind->array_key +
-                                              "[" + std::to_string(dup - seen.begin()) + "])");
+                                              "[" + std::to_string(dup->second) + "])");
     }
-    seen.push_back(id);
     switch (kind->order) {
       case 0: {
         Accelerator a;
-        auto notes = read_accelerator(arr[i], p, Need::all, false, a);
-        upsert(lib.accelerators, std::move(a));
-        replace_notes(lib, "accelerator", id, std::move(notes), label);
+        batch.add(id, read_accelerator(arr[i], p, Need::all, false, a), label);
+        accelerators(std::move(a));
         break;
       }
       case 1: {
         Instance x;
         InstanceInfo info;
         auto notes = read_instance(arr[i], p, Need::all, false, x, info);
-        if (lib.accelerator(x.accelerator_id) == nullptr) {
+        if (!accelerators.has(x.accelerator_id)) {
           throw InputError(path_key(p, "accelerator"),
                            unknown_id_message("accelerator", x.accelerator_id,
                                               lib.accelerator_ids()));
         }
         validate_instance(x, p, "");
-        upsert(lib.instances, std::move(x));
-        upsert(lib.instance_infos, std::move(info));
-        replace_notes(lib, "instance", id, std::move(notes), label);
+        instances(std::move(x));
+        instance_infos(std::move(info));
+        batch.add(id, std::move(notes), label);
         break;
       }
       case 2: {
         ModelShape m;
         ModelInfo info;
-        auto notes = read_model(arr[i], p, Need::all, false, m, info);
-        upsert(lib.models, std::move(m));
-        upsert(lib.model_infos, std::move(info));
-        replace_notes(lib, "model", id, std::move(notes), label);
+        batch.add(id, read_model(arr[i], p, Need::all, false, m, info), label);
+        models(std::move(m));
+        model_infos(std::move(info));
         break;
       }
       default: {
         FrameworkProfile fw;
         FrameworkInfo info;
-        auto notes = read_framework(arr[i], p, Need::all, false, fw, info);
-        upsert(lib.frameworks, std::move(fw));
-        upsert(lib.framework_infos, std::move(info));
-        replace_notes(lib, "framework", id, std::move(notes), label);
+        batch.add(id, read_framework(arr[i], p, Need::all, false, fw, info), label);
+        frameworks(std::move(fw));
+        framework_infos(std::move(info));
         break;
       }
     }
   }
+  batch.apply(lib);
   lib.files.push_back(label);
 }
 
