@@ -410,3 +410,46 @@ TEST(Hardening, ReadingStopsAtTheCap) {
   std::istringstream small("{}");
   EXPECT_EQ(tc::io::read_capped(small, "x"), "{}");
 }
+
+// Class 8: preset files load in one order whatever order they are given in (the page's list
+// order, the directory's): a set with an instance in one file using an accelerator of another
+// gives the same library every time, as the CLI reads it.
+TEST(Hardening, PresetFilesLoadInOneOrder) {
+  const Json acc = Json::parse(tc::io::embedded_contents("presets/accelerators.json"));
+  const Json ins = Json::parse(tc::io::embedded_contents("presets/instances.json"));
+  Json a = acc, i = ins, j = ins;
+  a["accelerators"] = Json::array({acc["accelerators"][0]});
+  a["accelerators"][0]["id"] = "op-chip";
+  i["instances"] = Json::array({ins["instances"][0]});
+  i["instances"][0]["id"] = "op-node";
+  i["instances"][0]["accelerator"] = "op-chip";
+  j["instances"] = Json::array({ins["instances"][0]});
+  j["instances"][0]["id"] = "op-node";  // a later file (by name) replaces it
+  j["instances"][0]["chips_per_node"] = 4;
+  std::vector<tc::io::PresetText> files = {{"site/a-instances.json", i.dump()},
+                                           {"site/b-more.json", j.dump()},
+                                           {"other/z-chips.json", a.dump()}};
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 12; ++k) {
+    std::shuffle(files.begin(), files.end(), rng);
+    tc::io::PresetLibrary l = lib();
+    tc::io::merge_preset_set(l, files);
+    ASSERT_NE(l.instance("op-node"), nullptr);
+    EXPECT_EQ(l.instance("op-node")->chips_per_node, 4);        // b-more.json after a-instances.json
+    EXPECT_EQ(l.instance("op-node")->accelerator_id, l.instances[0].accelerator_id);
+  }
+}
+
+// Class 7: a CSV of more rows than a table of runs holds stops at the row cap, naming the line.
+TEST(Hardening, CsvRowsStopAtTheCap) {
+  std::string csv = "id,accelerator,measured_tokens_per_s_per_chip\n";
+  for (int r = 0; r < 10001; ++r) csv += "r,h100-sxm,1\n";
+  try {
+    tc::io::read_published_runs(csv);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "csv line 10002: more than 10000 rows after the header; not read further");
+  }
+  csv.resize(csv.size() - std::string("r,h100-sxm,1\n").size());
+  EXPECT_EQ(tc::io::read_published_runs(csv).size(), 10000u);
+}

@@ -838,8 +838,7 @@ void merge_preset_dir(PresetLibrary& lib, const std::string& dir) {
     if (it->path().extension() == ".json" && it->is_regular_file(ec)) paths.push_back(it->path());
   }
   if (ec) throw InputError(dir, "cannot list directory: " + ec.message());
-  std::sort(paths.begin(), paths.end());
-  std::vector<LoadedFile> files;
+  std::vector<PresetText> files;
   for (const auto& p : paths) {
     const std::string label = p.string();
     const auto size = fs::file_size(p, ec);
@@ -852,9 +851,21 @@ void merge_preset_dir(PresetLibrary& lib, const std::string& dir) {
     std::ostringstream text;
     text << in.rdbuf();
     if (!in) throw InputError(label, "cannot read file");
-    files.push_back({label, parse_json(text.str(), label)});
+    files.push_back({label, text.str()});
   }
-  merge_all(lib, std::move(files));
+  merge_preset_set(lib, std::move(files));
+}
+
+void merge_preset_set(PresetLibrary& lib, std::vector<PresetText> files) {
+  auto name_of = [](const std::string& label) {
+    const auto slash = label.rfind('/');
+    return slash == std::string::npos ? label : label.substr(slash + 1);
+  };
+  std::stable_sort(files.begin(), files.end(),
+                   [&](const PresetText& a, const PresetText& b) { return name_of(a.label) < name_of(b.label); });
+  std::vector<LoadedFile> loaded;
+  for (const auto& f : files) loaded.push_back({f.label, parse_json(f.text, f.label)});
+  merge_all(lib, std::move(loaded));
 }
 
 // --- single entries ------------------------------------------------------------------------

@@ -13,6 +13,11 @@ namespace tc::io {
 
 namespace {
 
+// A table of published runs has hundreds of rows (tests/data/published_runs.csv: 334); each row
+// is a plan search, and 16 MiB of short rows would be 200,000 of them, half a gigabyte once split
+// into cells. Reading stops past this many.
+constexpr std::size_t kMaxCsvRows = 10000;
+
 std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   std::vector<std::vector<std::string>> rows(1);
   std::string cell;
@@ -39,6 +44,9 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       rows.back().push_back(cell);
       cell.clear();
+      if (rows.size() > kMaxCsvRows + 1)  // the header and kMaxCsvRows rows, and this one
+        throw InputError("csv line " + std::to_string(line),
+                         "more than " + std::to_string(kMaxCsvRows) + " rows after the header; not read further");
       rows.emplace_back();
       ++line;
     } else {

@@ -152,6 +152,8 @@ bool link_is_exact(const AppState& s);
 
 // An operator's preset file: merged over the library, or a banner naming file and field.
 bool merge_presets(AppState& s, const std::string& label, const std::string& text);
+// The operator's preset files as one set (io::merge_preset_set: the CLI's order), all or nothing.
+bool merge_preset_set(AppState& s, std::vector<io::PresetText> files);
 // A scenario file: replaces the scenario if it parses, else a banner.
 bool import_scenario(AppState& s, const std::string& label, const std::string& text);
 std::string export_scenario(const AppState& s);
