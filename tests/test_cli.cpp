@@ -198,3 +198,42 @@ TEST(Cli, FieldReferenceIsCurrent) {
 }
 
 }  // namespace
+
+// `estimate --link` decodes a page link with the page's decoder: the link of every seed scenario
+// gives the seed's own result (tokens/s), a bad link exits 2 with one line naming the link key.
+TEST(Cli, EstimateLinkReadsWhatThePageReads) {
+  for (const char* seed : {"default", "case-a-dense-100b", "case-c-llama3.1-8b-sweep"}) {
+    const std::string path = std::string(TRAINCALC_SOURCE_DIR) + "/presets/scenarios/" + seed + ".json";
+    const CliRun file = cli("estimate " + path);
+    const CliRun link = cli(std::string("estimate --link 'https://example.invalid/page#v1&s=") + seed + "'");
+    ASSERT_EQ(file.status, 0) << file.err;
+    ASSERT_EQ(link.status, 0) << link.err;
+    EXPECT_EQ(nlohmann::json::parse(file.out)["tokens_per_s"], nlohmann::json::parse(link.out)["tokens_per_s"]) << seed;
+  }
+  const CliRun bad = cli("estimate --link '#v1&m=llama3.1-8b&i=p5.48xlarge&n=2&ch=16'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(bad.out.empty());
+  EXPECT_EQ(bad.err, "error: n: conflicts with ch: nodes and chips stand instead of each other; give one\n");
+  const CliRun big = cli("estimate --link '#v1&m=llama3.1-8b&i=p5.48xlarge&pp=65536&vpp=65536'");
+  EXPECT_EQ(big.status, 2);
+  EXPECT_EQ(big.err, "error: pp (parallel.pp): pp = 65536 exceeds the 8 devices of the cluster\n");
+  EXPECT_EQ(cli("estimate --link 'https://example.invalid/page'").status, 2);
+  EXPECT_EQ(cli("estimate --link '#v1&m=x' file.json").status, 2);
+}
+
+// An empty option value (an unset variable) is an error, not "no presets".
+TEST(Cli, EmptyOptionValuesAreErrors) {
+  for (const char* opt : {"--presets", "--format", "--instances"}) {
+    const CliRun r = cli(std::string("estimate - ") + opt + " ''", scenario());
+    EXPECT_EQ(r.status, 2) << opt;
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find(std::string(opt) + " needs a value"), std::string::npos) << r.err;
+  }
+}
+
+// Reading stops at 16 MiB: /dev/zero ends with one line, promptly.
+TEST(Cli, EndlessInputStopsAtTheCap) {
+  const CliRun r = cli("estimate /dev/zero");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: /dev/zero: larger than 16 MiB (16777216 bytes); not read further\n");
+}

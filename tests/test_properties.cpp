@@ -222,7 +222,8 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   const int mode = g.uniform(0, 2);
   Json t;
   if (mode == 2) {
-    t = {{"mode", "lora"}, {"lora_rank", 1 << g.uniform(0, 8)}};
+    // A rank the model can hold: at most its narrowest adapted weight (Hu et al. 2021).
+    t = {{"mode", "lora"}, {"lora_rank", std::min(1 << g.uniform(0, 8), tc::max_lora_rank(m))}};
   } else {
     t = {{"mode", mode == 0 ? "pretrain" : "full_finetune"}};
   }

@@ -122,11 +122,13 @@
         try {
           const r = await fetch(url, { cache: 'no-cache', credentials: 'same-origin', redirect: 'error' });
           if (!r.ok) throw new Error('HTTP ' + r.status);
-          callString('tc_merge_presets', [path, await r.text()]);
+          callString('tc_stage_preset', [path, await r.text()]);
         } catch (e) {
           callString('tc_report_error', [path + ': could not be fetched (' + e.message + '); the built-in presets stay in use']);
         }
       }
+      // One set, in the CLI's order (files by name, then by kind), all or nothing.
+      callString('tc_merge_staged_presets', []);
     } catch (e) {
       callString('tc_report_error', ['presets.json: ' + e.message + '; the built-in presets stay in use']);
     }

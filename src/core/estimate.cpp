@@ -471,6 +471,20 @@ Precision matmul_precision(const Scenario& s) {
   return cast ? Precision::bf16 : s.precision;
 }
 
+std::string lora_rank_reason(int rank, const ModelShape& m) {
+  return num(rank) + " exceeds the model's narrowest adapted weight (" + num(max_lora_rank(m)) +
+         ": hidden, attention, K/V and FFN widths); an adapter's rank cannot exceed it";
+}
+
+long long count_product(std::initializer_list<long long> factors) {
+  long long p = 1;
+  for (const long long f : factors) {
+    if (f <= 0) return f == 0 ? 0 : -1;  // a non-positive degree is reported by its own check
+    p = p > kCountCap / f ? kCountCap : p * f;
+  }
+  return p;
+}
+
 int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
 int chips_of(const Scenario& s) {
   return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;
@@ -539,6 +553,11 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   if (a.devices_per_chip <= 0) return bad("instance.devices_per_chip", "must be positive");
   if (s.instance.chips_per_node <= 0) return bad("instance.chips_per_node", "must be positive");
   if (s.nodes <= 0) return bad("nodes", "must be positive");
+  // Every collective inside a node of several chips runs over this link: a 0 would surface as an
+  // infinite step time, far from its cause.
+  if (s.instance.chips_per_node > 1 && !(s.instance.intra.gbps_per_chip > 0))
+    return bad("instance.intra.gbps_per_chip", "is 0 but the " + num(s.instance.chips_per_node) +
+                                                   " chips of a node communicate over it");
   if (s.nodes > 1 && s.instance.inter_node_gbps <= 0)
     return bad("instance.inter_node_gbps", "is 0 but the job spans " + num(s.nodes) + " nodes");
   const int degrees[] = {pl.tp, pl.pp, pl.dp, pl.cp, pl.ep, pl.vpp, pl.micro_batch};
@@ -546,7 +565,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                          "parallel.ep", "parallel.vpp", "micro_batch"};
   for (int i = 0; i < 7; ++i)
     if (degrees[i] <= 0) return bad(names[i], "must be positive (got " + num(degrees[i]) + ")");
-  const long long product = 1LL * pl.tp * pl.pp * pl.dp * pl.cp;
+  const long long product = count_product({pl.tp, pl.pp, pl.dp, pl.cp});
   const int dev = devices_of(s);
   if (product != dev)
     return bad("parallel", "tp x pp x dp x cp = " + num(static_cast<double>(product)) +
@@ -562,7 +581,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   // Megatron-Core can count the embedding and the loss as one pipeline layer each
   // (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split): Llama 3.1 405B's
   // 126 layers then fill pp x vpp = 128 virtual stages.
-  if (1LL * pl.pp * pl.vpp > m.layers + 2LL)
+  if (count_product({pl.pp, pl.vpp}) > m.layers + 2LL)
     return bad("parallel.pp", "pp x vpp = " + num(1.0 * pl.pp * pl.vpp) + " exceeds layers + 2 (" +
                                   num(m.layers) + " layers, embedding and loss)");
   if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
@@ -574,7 +593,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     if (m.moe_experts % pl.ep != 0)
       return bad("parallel.ep", num(pl.ep) + " does not divide moe_experts (" + num(m.moe_experts) + ")");
     // Megatron-core carves expert-parallel groups out of tp x dp x cp ranks (see expert_tp).
-    const int dp_n = pl.dp * pl.cp;
+    const int dp_n = pl.dp * pl.cp;  // divides the devices (checked above): no overflow
     const bool inside_dp = dp_n % pl.ep == 0;
     const bool takes_tp = pl.ep % dp_n == 0 && pl.tp % (pl.ep / dp_n) == 0;
     if (!inside_dp && !takes_tp)
@@ -587,13 +606,15 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     return bad("parallel.zero", "framework " + s.framework.id + " implements ZeRO up to stage " +
                                     num(s.framework.max_zero) + " (got " + num(pl.zero) + ")");
   if (s.global_batch <= 0) return bad("global_batch", "must be positive");
-  const long long per_step = 1LL * pl.micro_batch * pl.dp;
+  const long long per_step = count_product({pl.micro_batch, pl.dp});
   if (s.global_batch % per_step != 0)
     return bad("global_batch", num(static_cast<double>(s.global_batch)) +
                                    " is not divisible by micro_batch x dp (" + num(pl.micro_batch) +
                                    " x " + num(pl.dp) + ")");
   if (s.mode == TrainingMode::lora && s.lora_rank <= 0)
     return bad("training.lora_rank", "must be positive for LoRA");
+  if (s.mode == TrainingMode::lora && s.lora_rank > max_lora_rank(m))
+    return bad("training.lora_rank", lora_rank_reason(s.lora_rank, m));
   if (!(s.train_tokens >= 0) || !std::isfinite(s.train_tokens))
     return bad("training.tokens", "must be a finite, non-negative number");
   return std::nullopt;

@@ -1,5 +1,7 @@
 #include "core/params.hpp"
 
+#include <algorithm>
+
 namespace tc {
 
 int vit_tokens(const ModelShape& m) {
@@ -94,6 +96,13 @@ ParamCounts count_params(const ModelShape& m) {
   c.total = moe_layers * c.per_layer_total + m.dense_layers * c.dense_layer + c.embeddings + c.output;
   c.active = c.layers_active + c.embeddings + c.output;
   return c;
+}
+
+int max_lora_rank(const ModelShape& m) {
+  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  const double narrowest = std::min({static_cast<double>(m.hidden), attention_width(m), kv,
+                                     static_cast<double>(m.ffn_hidden)});
+  return static_cast<int>(std::max(1.0, std::min(narrowest, 1e9)));
 }
 
 double lora_params(const ModelShape& m, int rank) {

@@ -34,5 +34,9 @@ ParamCounts count_params(const ModelShape& m);
 // LoRA adapters on the four attention projections and the FFN matrices of every layer
 // (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers).
 double lora_params(const ModelShape& m, int rank);
+// The largest meaningful LoRA rank: an adapter B A on a d_in x d_out weight has rank at most
+// min(d_in, d_out) (Hu et al. 2021, "LoRA", section 4.1), so the rank is bounded by the narrowest
+// adapted weight: hidden, the attention width, the K/V width and the FFN width.
+int max_lora_rank(const ModelShape& m);
 
 }  // namespace tc

@@ -31,7 +31,7 @@ std::vector<int> vpp_choices(const PlanRequest& rq, int pp, int layers) {
   if (rq.vpp != kAuto) return {rq.vpp};
   std::vector<int> vpps = {1};
   if (pp > 1)
-    for (int v = 2; v <= 8 && pp * v <= layers; v *= 2)
+    for (int v = 2; v <= 8 && count_product({pp, v}) <= layers; v *= 2)
       if (layers % (pp * v) == 0) vpps.push_back(v);
   return vpps;
 }
@@ -54,6 +54,20 @@ std::vector<int> expert_choices(const Scenario& base, const PlanRequest& rq) {
   return choices(rq.ep, moe_eps);
 }
 
+// Why no plan was even checked: the degrees fixed by the request leave no split of the devices
+// (e.g. pp 3 with dp 2 on 8 devices). Says which knobs to change.
+InputProblem no_split(const PlanRequest& rq, int devices) {
+  std::string fixed;
+  const std::pair<const char*, int> knobs[] = {{"tp", rq.tp}, {"cp", rq.cp}, {"pp", rq.pp}, {"dp", rq.dp}};
+  for (const auto& [name, value] : knobs)
+    if (value != kAuto) fixed += (fixed.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(value);
+  if (fixed.empty())
+    return {"parallel", "no tp x cp x pp x dp splits the " + std::to_string(devices) + " devices of the cluster"};
+  return {"parallel", "the fixed degrees (" + fixed + ") leave no tp x cp x pp x dp equal to the " +
+                          std::to_string(devices) + " devices of the cluster: set some of them to \"auto\", "
+                          "or change nodes or chips"};
+}
+
 // tp x cp x pp x dp of the cluster; `divides` false: tp x cp does not divide the devices.
 struct Layout {
   int tp = 1, cp = 1, pp = 1, dp = 1;
@@ -69,14 +83,16 @@ std::vector<Layout> layouts(const Scenario& base, const PlanRequest& rq) {
   std::vector<Layout> out;
   for (int tp : choices(rq.tp, divisors(devices, std::min(per_node, m.heads)))) {
     for (int cp : choices(rq.cp, {1})) {
-      const int rest = devices / std::max(1, tp * cp);
-      if (rest * tp * cp != devices) {
+      // In 64 bits: fixed degrees up to 2^20 each would wrap an int product (to 0: "tp x cp = 0").
+      const long long tp_cp = count_product({tp, cp});
+      const int rest = tp_cp > 0 && tp_cp <= devices ? static_cast<int>(devices / tp_cp) : 0;
+      if (rest * tp_cp != devices) {
         out.push_back({tp, cp, 1, 1, false});
         continue;
       }
       for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
         const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
-        if (dp * pp != rest && rq.dp == kAuto) continue;
+        if (count_product({dp, pp}) != rest && rq.dp == kAuto) continue;
         out.push_back({tp, cp, pp, dp, true});
       }
     }
@@ -132,7 +148,7 @@ void Search::layout(const Layout& l, long long batch) {
   if (!l.divides) {
     if (!have_problem_)
       res_.why_none = {rq_.tp != kAuto ? "parallel.tp" : "parallel.cp",
-                       "tp x cp = " + std::to_string(l.tp * l.cp) + " does not divide the " +
+                       "tp x cp = " + std::to_string(count_product({l.tp, l.cp})) + " does not divide the " +
                            std::to_string(devices_of(base_)) + " devices of the cluster"};
     have_problem_ = true;
     return;
@@ -207,9 +223,7 @@ SearchResult Search::finish() {
                                     "to search the others");
   }
   // Every error names a field, even when the enumeration skipped all plans before checking one.
-  if (!res_.best && res_.why_none.reason.empty())
-    res_.why_none = {"parallel", "no parallel plan matches the " + std::to_string(devices_of(base_)) +
-                                     " devices of the cluster"};
+  if (!res_.best && res_.why_none.reason.empty()) res_.why_none = no_split(rq_, devices_of(base_));
   return res_;
 }
 

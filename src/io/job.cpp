@@ -2,6 +2,7 @@
 
 #include "core/owned_cluster.hpp"
 #include "io/report.hpp"
+#include "io/url_state.hpp"
 
 namespace tc::io {
 
@@ -112,6 +113,41 @@ Job parse_job(const Json& doc, const PresetLibrary& lib, const std::string& labe
 
 Job parse_job_text(const std::string& text, const PresetLibrary& lib, const std::string& label) {
   return parse_job(parse_json(text, label), lib, label);
+}
+
+namespace {
+
+// An error on a scenario path, named as a link spells it, with the path: "n (nodes): ...",
+// "o.checkpoint.interval_min (overheads.checkpoint.interval_min): ...".
+InputError as_link_error(const InputError& e) {
+  const std::string& path = e.field();
+  for (const auto& f : scenario_fields())
+    if (!f.hash_key.empty() && f.path == path) return InputError(std::string(f.hash_key) + " (" + path + ")", e.reason());
+  for (const auto& [section, key] : {std::pair<const char*, const char*>{"overheads.", "o."}, {"campaign.", "k."},
+                                     {"energy.", "e."}})
+    if (path.rfind(section, 0) == 0)
+      return InputError(key + path.substr(std::string(section).size()) + " (" + path + ")", e.reason());
+  return e;
+}
+
+}  // namespace
+
+Job parse_job_link(std::string_view link, const PresetLibrary& lib) {
+  const auto hash_at = link.find('#');
+  if (hash_at == std::string_view::npos && link.find("://") != std::string_view::npos)
+    throw InputError("link", "has no # part: the scenario travels in the hash (#v1&m=...)");
+  const std::string_view hash = hash_at == std::string_view::npos ? link : link.substr(hash_at);
+  const UrlState st = parse_url_hash(hash, Json::object());
+  if (!st.has_scenario) throw InputError("link", "names no scenario (no v1 keys)");
+  Job job;
+  try {
+    job = parse_job(st.scenario, lib, "link");
+  } catch (const InputError& e) {
+    throw as_link_error(e);
+  }
+  // A link carries no claims; a cost section it sets wrong is its error, named by its key.
+  if (job.cost_error) throw as_link_error(*job.cost_error);
+  return job;
 }
 
 Job job_on_instance(const Job& job, const PresetLibrary& lib, const std::string& instance_id) {

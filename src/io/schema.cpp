@@ -81,10 +81,10 @@ const std::vector<FieldDef>& scenario_fields() {
       {"training", "", T::section, "", 0, 0, "", "How much to train: tokens, or samples and epochs.", ""},
       {"training.mode", "tm", T::enumeration, "", 0, 0, "pretrain", "Pretraining, full fine-tuning or LoRA.", "",
        {"pretrain", "full_finetune", "lora"}},
-      {"training.tokens", "tt", T::number, "tokens", 0, 1e18, "", "Tokens to train on.", "", {}, "training.samples"},
+      {"training.tokens", "tt", T::number, "tokens", 0, 1e18, "", "Tokens to train on.", "", {}, "training.samples", 1},
       {"training.samples", "ts", T::number, "samples", 0, 1e15, "", "Dataset size, with training.epochs.", "", {},
-       "training.tokens"},
-      {"training.epochs", "te", T::number, "epochs", 0, 1e6, "1", "Passes over training.samples.", ""},
+       "training.tokens", 1},
+      {"training.epochs", "te", T::number, "epochs", 0, 1e6, "1", "Passes over training.samples.", "", {}, {}, 1e-3},
       {"training.lora_rank", "lr", T::integer, "", 1, 65536, "16 with mode lora", "Rank of the LoRA adapters.", ""},
       {"flash_attention", "fa", T::flag, "", 0, 0, "true", "Fused attention kernels (FlashAttention).",
        "Dao et al. 2022"},
@@ -124,7 +124,7 @@ const std::vector<FieldDef>& scenario_fields() {
        "src/core/cost.hpp"},
       {"claims", "", T::list, "", 0, 0, "", "Claims of a field report to check against the model.",
        "src/io/cost_json.hpp"},
-      {"deadline_days", "dl", T::number, "days", 0, 1e15, "", "Does one full run finish in time?", ""},
+      {"deadline_days", "dl", T::number, "days", 0.001, 1e6, "", "Does one full run finish in time?", ""},
       {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance.", ""},
   };
   return fields;

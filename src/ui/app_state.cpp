@@ -269,8 +269,13 @@ void step_field(AppState& s, const std::string& path, int direction) {
 }
 
 bool merge_presets(AppState& s, const std::string& label, const std::string& text) {
+  return merge_preset_set(s, {{label, text}});
+}
+
+bool merge_preset_set(AppState& s, std::vector<io::PresetText> files) {
+  const std::string label = files.size() == 1 ? files[0].label : "a preset file";
   try {
-    io::merge_preset_json(s.lib, label, text);
+    io::merge_preset_set(s.lib, std::move(files));
     ++s.lib_generation;
     s.cache.clear();
     return true;

@@ -159,6 +159,8 @@ bool merge_presets(AppState& s, const std::string& label, const std::string& tex
 // next integer.
 void step_field(AppState& s, const std::string& path, int direction);
 
+// The operator's preset files as one set (io::merge_preset_set: the CLI's order), all or nothing.
+bool merge_preset_set(AppState& s, std::vector<io::PresetText> files);
 // A scenario file: replaces the scenario if it parses, else a banner.
 bool import_scenario(AppState& s, const std::string& label, const std::string& text);
 std::string export_scenario(const AppState& s);
