@@ -232,18 +232,13 @@ std::vector<std::string> tier_choices(const AppState& s) {
   return v;
 }
 
-std::string tier_label(const std::string& t) {
-  const auto name = parse_tier(t);
-  return name ? describe_tier(*name) : t;
-}
-
 // One mix entry's tier, and the discount a Savings Plan needs (AWS publishes only its maximum).
 bool tier_picker(AppState& s, io::Json& e, const std::string& tier) {
   bool changed = false;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
-  if (ImGui::BeginCombo("##tier", tier_label(tier).c_str())) {
+  if (ImGui::BeginCombo("##tier", fmt_tier(tier).c_str())) {
     for (const auto& t : tier_choices(s))
-      if (ImGui::Selectable(tier_label(t).c_str(), tier == t)) {
+      if (ImGui::Selectable(fmt_tier(t).c_str(), tier == t)) {
         e["tier"] = t;
         if (t.rfind("savings_plan_", 0) == 0 && !e.contains("discount")) e["discount"] = 0.3;
         changed = true;
