@@ -6,8 +6,11 @@
 //   OUT/presets/    every preset file, and each entry alone in a file of its schema
 //   OUT/url_hash/   the hash of every seed scenario (with and without its seed), and short hashes
 //                   for every model and instance
-//   OUT/scenario.dict, OUT/url_hash.dict   libFuzzer dictionaries (keys, ids, enum values)
-// usage: fuzz_seeds OUT
+//   OUT/validate/   the published-runs CSV's header with each of its rows (and all of them)
+//   OUT/compare/    a mask byte and a seed scenario or a model-on-instance scenario
+//   OUT/scenario.dict, OUT/url_hash.dict, OUT/validate.dict, OUT/compare.dict   libFuzzer
+//                   dictionaries (keys, ids, enum values)
+// usage: fuzz_seeds OUT PUBLISHED_RUNS.csv
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +41,13 @@ void write_dict(const fs::path& file, const std::set<std::string>& tokens) {
   for (const auto& t : tokens) {
     std::string esc;
     for (const char c : t) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x7f) {  // libFuzzer reads \xNN escapes; a raw byte would break the line
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02X", u);
+        esc += hex;
+        continue;
+      }
       if (c == '"' || c == '\\') esc += '\\';
       esc += c;
     }
@@ -50,8 +60,8 @@ std::string stem(const std::string& path) { return fs::path(path).stem().string(
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: fuzz_seeds OUT\n";
+  if (argc != 3) {
+    std::cerr << "usage: fuzz_seeds OUT PUBLISHED_RUNS.csv\n";
     return 2;
   }
   const fs::path out = argv[1];
@@ -175,6 +185,32 @@ int main(int argc, char** argv) {
   };
   for (const char* h : hashes) write(url, "hash", h);
 
+  // validate: the header with each row; compare: a mask byte before a scenario.
+  std::ifstream runs(argv[2], std::ios::binary);
+  std::string header, row, all;
+  std::getline(runs, header);
+  std::set<std::string> csv_dict = {",", "\"", "\r\n", "\xEF\xBB\xBF", "auto", "yes", "no"};
+  for (std::size_t start = 0; start <= header.size();) {
+    const auto comma = header.find(',', start);
+    csv_dict.insert(header.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  while (std::getline(runs, row)) {
+    write(out / "validate", "row.csv", header + "\n" + row + "\n");
+    all += row + "\n";
+  }
+  write(out / "validate", "all.csv", header + "\n" + all);
+  for (const auto& s : seed_ids) {
+    const Json doc = tc::io::seed_document(s);
+    for (const char mask : {'\0', '\x03', '\xff'}) write(out / "compare", s + ".json", std::string(1, mask) + doc.dump());
+  }
+  for (const auto& m : lib.model_ids())
+    write(out / "compare", m + ".json",
+          std::string(1, '\x05') + Json{{"model", m}, {"instance", "p5.48xlarge"}, {"training", {{"tokens", 1e11}}}}.dump());
+
+  write_dict(out / "validate.dict", csv_dict);
+  write_dict(out / "compare.dict", scen_dict);
   write_dict(out / "scenario.dict", scen_dict);
   write_dict(out / "presets.dict", scen_dict);
   write_dict(out / "url_hash.dict", url_dict);

@@ -54,5 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const tc::io::InputError& e) {
     tc::fuzz::expect_message(e);
   }
+  // `traincalc estimate --link`: the same text over an empty base, errors named by link key.
+  try {
+    tc::fuzz::run_pipeline(tc::io::parse_job_link(hash, lib), lib);
+  } catch (const tc::io::InputError& e) {
+    tc::fuzz::expect_message(e);
+  }
   return 0;
 }

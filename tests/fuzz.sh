@@ -5,12 +5,12 @@
 # input, so that it can be replayed (`build/asan/fuzz/fuzz_scenario FILE`) and become a test in
 # tests/test_regressions.cpp. The long local runs are recorded in docs/reliability.md.
 # Environment: TRAINCALC_FUZZ_BUILD (default build/asan, the asan preset; configured if missing),
-#              TRAINCALC_FUZZ_SECONDS, TRAINCALC_FUZZ_TARGETS (default: all three).
+#              TRAINCALC_FUZZ_SECONDS, TRAINCALC_FUZZ_TARGETS (default: all five).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TRAINCALC_FUZZ_BUILD:-build/asan}
 seconds=${TRAINCALC_FUZZ_SECONDS:-30}
-targets=(${TRAINCALC_FUZZ_TARGETS:-fuzz_scenario fuzz_presets fuzz_url_hash})
+targets=(${TRAINCALC_FUZZ_TARGETS:-fuzz_scenario fuzz_presets fuzz_url_hash fuzz_validate fuzz_compare})
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ is missing (scripts/setup.sh --test installs clang and libclang-rt-14-dev)" >&2

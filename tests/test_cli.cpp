@@ -64,6 +64,21 @@ TEST(Cli, EstimatePrintsTheContractFields) {
     EXPECT_TRUE(j["memory_gib_per_device"].contains(k)) << k;
 }
 
+TEST(Cli, EstimateBillAsCsvAndMarkdown) {
+  // 2 p4d.24xlarge at on demand, 200 GB to the internet: 100 GB free, 100 GB at $0.09 = $9.
+  const std::string s = scenario(R"("overheads":{"transfer":{"egress_gb":200}},)");
+  const CliRun csv = cli("estimate - --format csv", s);
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("bill,instance,item,quantity,unit,usd_per_unit,usd,detail\n", 0), 0u) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,instance.on_demand,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,transfer.egress,100,GB,0.09,9.00,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,total,"), std::string::npos) << csv.out;
+  const CliRun md = cli("estimate - --format markdown", s);
+  ASSERT_EQ(md.status, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("| bill | instance | item |", 0), 0u) << md.out;
+  EXPECT_EQ(cli("estimate - --format xml", s).status, 2);
+}
+
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {
   const struct {
     std::string input, field;
@@ -87,6 +102,30 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(r.out.empty()) << "partial output: " << r.out;
   }
+}
+
+// --model-config puts a config.json into the scenario's model: the same job as the preset of the
+// same model, and a bad config named by its key, exit 2.
+TEST(Cli, ModelConfigIsTheScenariosModel) {
+  const std::string dir = std::string(TRAINCALC_SOURCE_DIR) + "/tests/data/hf_configs/";
+  const CliRun preset = cli("estimate -", scenario());
+  const CliRun hf = cli("estimate - --model-config " + dir + "llama-3.1-8b.json", scenario());
+  ASSERT_EQ(hf.status, 0) << hf.err;
+  const auto a = nlohmann::json::parse(preset.out), b = nlohmann::json::parse(hf.out);
+  EXPECT_EQ(a["step_time_s"], b["step_time_s"]);
+  EXPECT_DOUBLE_EQ(b["params"].get<double>(), 8030261248.0);
+  const CliRun cmp = cli("compare - --format csv --instances p5.48xlarge --model-config " + dir + "gpt2.json",
+                         scenario());
+  EXPECT_EQ(cmp.status, 0) << cmp.err;
+  const std::string bad = testing::TempDir() + "tc_cli_bad_config.json";
+  std::ofstream(bad) << R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32})";
+  const CliRun r = cli("estimate - --model-config " + bad, scenario());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: model.hf_config.num_attention_heads: missing (required)\n");
+  const CliRun missing = cli("estimate - --model-config /nonexistent/config.json", scenario());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/config.json"), std::string::npos) << missing.err;
+  std::remove(bad.c_str());
 }
 
 TEST(Cli, UnknownIdListsTheNearest) {
@@ -159,3 +198,42 @@ TEST(Cli, FieldReferenceIsCurrent) {
 }
 
 }  // namespace
+
+// `estimate --link` decodes a page link with the page's decoder: the link of every seed scenario
+// gives the seed's own result (tokens/s), a bad link exits 2 with one line naming the link key.
+TEST(Cli, EstimateLinkReadsWhatThePageReads) {
+  for (const char* seed : {"default", "case-a-dense-100b", "case-c-llama3.1-8b-sweep"}) {
+    const std::string path = std::string(TRAINCALC_SOURCE_DIR) + "/presets/scenarios/" + seed + ".json";
+    const CliRun file = cli("estimate " + path);
+    const CliRun link = cli(std::string("estimate --link 'https://example.invalid/page#v1&s=") + seed + "'");
+    ASSERT_EQ(file.status, 0) << file.err;
+    ASSERT_EQ(link.status, 0) << link.err;
+    EXPECT_EQ(nlohmann::json::parse(file.out)["tokens_per_s"], nlohmann::json::parse(link.out)["tokens_per_s"]) << seed;
+  }
+  const CliRun bad = cli("estimate --link '#v1&m=llama3.1-8b&i=p5.48xlarge&n=2&ch=16'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(bad.out.empty());
+  EXPECT_EQ(bad.err, "error: n: conflicts with ch: nodes and chips stand instead of each other; give one\n");
+  const CliRun big = cli("estimate --link '#v1&m=llama3.1-8b&i=p5.48xlarge&pp=65536&vpp=65536'");
+  EXPECT_EQ(big.status, 2);
+  EXPECT_EQ(big.err, "error: pp (parallel.pp): pp = 65536 exceeds the 8 devices of the cluster\n");
+  EXPECT_EQ(cli("estimate --link 'https://example.invalid/page'").status, 2);
+  EXPECT_EQ(cli("estimate --link '#v1&m=x' file.json").status, 2);
+}
+
+// An empty option value (an unset variable) is an error, not "no presets".
+TEST(Cli, EmptyOptionValuesAreErrors) {
+  for (const char* opt : {"--presets", "--format", "--instances"}) {
+    const CliRun r = cli(std::string("estimate - ") + opt + " ''", scenario());
+    EXPECT_EQ(r.status, 2) << opt;
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find(std::string(opt) + " needs a value"), std::string::npos) << r.err;
+  }
+}
+
+// Reading stops at 16 MiB: /dev/zero ends with one line, promptly.
+TEST(Cli, EndlessInputStopsAtTheCap) {
+  const CliRun r = cli("estimate /dev/zero");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "error: /dev/zero: larger than 16 MiB (16777216 bytes); not read further\n");
+}

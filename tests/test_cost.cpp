@@ -16,6 +16,7 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
+#include "service_prices.hpp"
 
 namespace {
 
@@ -140,6 +141,7 @@ JobPerf job(int nodes, double steps, double step_s) {
 // No overheads at all: the wall time is the training time.
 CostInputs bare() {
   CostInputs in;
+  in.services = tc_test::hand_services();
   in.compile.first_s = 0;
   in.compile.recompile_s = 0;
   in.warmup.minutes = 0;
@@ -228,9 +230,9 @@ TEST(CostBill, HandWorkedComponents) {
   in.pricing.mix = {tc::TierShare{"on_demand", 0.5, 0, "", {}, {}},
                     tc::TierShare{"reserved_3y", 0.5, 0, "", {}, {}}};
   in.storage.dataset_gb = 1000;
-  in.storage.retention_months = 1;
+  in.storage.retention_days = 730.0 / 24;  // one 730-hour month
   in.transfer.cross_region_copies = 2;
-  in.transfer.egress_gb = 100;
+  in.transfer.egress_gb = 600;             // 100 GB free, 500 GB at $0.09
   in.engineering.person_weeks = 2;
   in.engineering.usd_per_week = 5000;
   in.engineering.spread_runs = 10;
@@ -242,17 +244,16 @@ TEST(CostBill, HandWorkedComponents) {
   EXPECT_NEAR(item(b, "instance.on_demand"), 1 * 10, 1e-9);
   EXPECT_NEAR(item(b, "instance.reserved_3y"), 1 * 4, 1e-9);
   // 1000 GB x $0.023 x (1 h / 730 h + 1 month retained)
-  EXPECT_NEAR(item(b, "storage.dataset"), 1000 * 0.023 * (1.0 / 730 + 1), 1e-9);
-  EXPECT_NEAR(item(b, "storage.checkpoints"), 0, 1e-12);
+  EXPECT_NEAR(item(b, "storage.s3_standard"), 1000 * 0.023 * (1.0 / 730 + 1), 1e-9);
   EXPECT_NEAR(item(b, "transfer.cross_region"), 2 * 1000 * 0.02, 1e-9);
-  EXPECT_NEAR(item(b, "transfer.egress"), 100 * 0.09, 1e-9);
+  EXPECT_NEAR(item(b, "transfer.egress"), 500 * 0.09, 1e-9);
   EXPECT_NEAR(item(b, "engineering"), 10000.0 / 10, 1e-9);
   // The 3-year reservation holds ceil(2 x 0.5) = 1 instance for 26,280 h at $4/h whatever the job
   // uses: its 1 h is $4 of $105,120; the rest is on the bill as idle.
   EXPECT_NEAR(item(b, "instance.reserved_3y.idle"), 26280 * 4 - 4, 1e-6);
   EXPECT_NEAR(b.total_usd, sum(b.items_usd), 1e-9);
   const double idle = 26280 * 4 - 4;
-  EXPECT_NEAR(b.total_usd, 14 + idle + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 9 + 1000, 1e-6);
+  EXPECT_NEAR(b.total_usd, 14 + idle + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 45 + 1000, 1e-6);
   EXPECT_TRUE(contains(joined(b.warnings), "commits $105 k; this campaign uses $4 of it")) << joined(b.warnings);
   EXPECT_NEAR(sum(b.instance_usd_by_term), 14 + idle, 1e-6);
   EXPECT_NEAR(b.usd_per_million_tokens, b.total_usd / (3600 * 1e6 / 1e6), 1e-9);
@@ -261,7 +262,7 @@ TEST(CostBill, HandWorkedComponents) {
   in.pricing.idle_commitment = tc::IdleCommitment::share;
   const tc::Bill s = tc::evaluate_cost(in, j, simple(), gpu()).bill;
   EXPECT_EQ(item(s, "instance.reserved_3y.idle"), -1);
-  EXPECT_NEAR(s.total_usd, 14 + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 9 + 1000, 1e-9);
+  EXPECT_NEAR(s.total_usd, 14 + 1000 * 0.023 * (1.0 / 730 + 1) + 40 + 45 + 1000, 1e-9);
   EXPECT_TRUE(contains(joined(s.warnings), "is NOT on this bill")) << joined(s.warnings);
   // Energy: 2 nodes x (8 x 700 + 1600) W x 1 h x PUE 1.15
   EXPECT_TRUE(b.energy_known);
@@ -271,6 +272,7 @@ TEST(CostBill, HandWorkedComponents) {
 
 TEST(CostBill, SpotCheaperThanOnDemandDespiteInterruptions) {
   CostInputs od;
+  od.services = tc_test::hand_services();
   CostInputs spot = od;
   spot.pricing.mix = {tc::TierShare{"spot", 1.0, 0, "", {}, {}}};
   spot.spot.interruptions_per_hour = 0.01;
@@ -466,6 +468,7 @@ TEST(CostJson, RejectsBadInputNamingTheField) {
 
 TEST(CostJson, ResultJsonSumsAndNames) {
   CostInputs in;
+  in.services = tc_test::hand_services();
   in.storage.dataset_gb = 500;
   JobPerf j = job(4, 10000, 2);
   j.checkpoint_bytes = 5e11;

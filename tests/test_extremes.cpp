@@ -128,9 +128,12 @@ TEST(Extremes, AMillionNodes) {
   expect_clean(run(std::string(R"({"model":"llama3.1-405b","instance":"p5.48xlarge","nodes":1000000,
       "global_batch":16000000,"training":{"tokens":1e15},)") + kNoFailures + "}"),
                "llama3.1-405b on 1e6 p5 nodes");
-  // The default batch cannot feed 72 million GPUs: the error says why.
+  // The default batch cannot feed 72 million GPUs: asked for exactly, the error says why; else the
+  // batch grows to one per data-parallel rank and the cost model finds the job never finishes.
+  expect_error(R"({"model":"llama3.1-8b","instance":"gb200-nvl72","nodes":1000000,"global_batch_exact":true,
+      "training":{"tokens":1e15}})", "global_batch", "llama3.1-8b on 1e6 GB200 racks, exact batch");
   expect_error(R"({"model":"llama3.1-8b","instance":"gb200-nvl72","nodes":1000000,"training":{"tokens":1e15}})",
-               "global_batch", "llama3.1-8b on 1e6 GB200 racks");
+               "overheads.failures", "llama3.1-8b on 1e6 GB200 racks");
   // 576 million NeuronCores are over the limit of 100 million devices.
   expect_error(R"({"model":"llama3.1-8b","instance":"trn3-ultraserver","nodes":1000000})", "nodes",
                "1e6 Trn3 UltraServers");

@@ -65,8 +65,9 @@ std::set<std::string> as_set(const std::vector<std::string>& v) { return {v.begi
 
 TEST(PresetBuiltin, LoadsEveryFile) {
   const PresetLibrary& lib = builtin();
-  EXPECT_EQ(lib.files.size(), 4u);
+  EXPECT_EQ(lib.files.size(), 5u);
   EXPECT_FALSE(lib.accelerators.empty());
+  EXPECT_FALSE(lib.services.empty());
   EXPECT_FALSE(lib.instances.empty());
   EXPECT_FALSE(lib.models.empty());
   EXPECT_FALSE(lib.frameworks.empty());
@@ -429,7 +430,7 @@ TEST(PresetErrors, ZeroAndNegativeSizes) {
   EXPECT_EQ(merge_error("m.json", doc), "m.json: models[2].layers: must be >= 1 (got 0)");
   doc = builtin_json("presets/accelerators.json");
   doc["accelerators"][4]["hbm_gib"] = 0;
-  EXPECT_EQ(merge_error("a.json", doc), "a.json: accelerators[4].hbm_gib: must be > 0 (got 0)");
+  EXPECT_EQ(merge_error("a.json", doc), "a.json: accelerators[4].hbm_gib: must be >= 0.01 (got 0)");
   doc = builtin_json("presets/instances.json");
   doc["instances"][1]["chips_per_node"] = -8;
   EXPECT_EQ(merge_error("i.json", doc), "i.json: instances[1].chips_per_node: must be >= 1 (got -8)");
@@ -799,7 +800,7 @@ TEST(PresetJsonUtil, Getters) {
   EXPECT_TRUE(tc::io::get_bool(j, "b", ""));
   EXPECT_DOUBLE_EQ(tc::io::get_number_nullable(j, "z", "", 0, 1, 0.25), 0.25);
   EXPECT_EQ(error_of([&] { tc::io::get_int64(j, "big", "root", 0, 1000); }),
-            "root.big: must be <= 1000 (got 1.844674407e+19)");
+            "root.big: must be <= 1000 (got 1.8446744073709552e+19)");
   EXPECT_EQ(error_of([&] { tc::io::get_string(j, "s", "root", 2); }),
             "root.s: must be at most 2 characters (got 3)");
   EXPECT_EQ(error_of([&] { tc::io::get_string(Json{{"s", "a\nb"}}, "s", ""); }),

@@ -114,8 +114,22 @@ Json random_model(Gen& g, const std::string& preset_id, tc::ModelShape& shape) {
   return m;
 }
 
+Json random_tiers(Gen& g);
+
+// The regions the presets price in, and those where nothing is sold (a bill must say so).
+const char* const kRegions[] = {"us-east-1", "us-east-2", "us-west-2", "eu-west-2", "sa-east-1", "ap-south-1",
+                                "eu-central-1", "me-central-1"};
+
 Json random_pricing(Gen& g) {
-  switch (g.uniform(0, 4)) {
+  Json p = random_tiers(g);
+  if (g.coin(0.5)) p["region"] = kRegions[g.uniform(0, 7)];
+  if (g.coin(0.3)) p["instance_regions"] = {{"trn2.48xlarge", "us-east-2"}};
+  if (g.coin(0.3)) p["idle_commitment"] = g.coin(0.5) ? "bill" : "share";
+  return p;
+}
+
+Json random_tiers(Gen& g) {
+  switch (g.uniform(0, 7)) {
     case 0: return {{"tier", "on_demand"}, {"fallback", "capacity_block"}};
     case 1: return {{"tier", "custom"}, {"usd_per_hour", g.log_uniform(0.5, 500)}};
     case 2:
@@ -127,6 +141,16 @@ Json random_pricing(Gen& g) {
       return {{"mix",
                {{{"tier", "reserved_3y"}, {"instances", g.uniform(0, 8)}, {"fallback", "capacity_block"}},
                 {{"tier", "custom"}, {"instances", g.uniform(1, 8)}, {"usd_per_hour", g.real(0, 100)}}}}};
+    case 4: {
+      const char* term = g.coin(0.5) ? "1y" : "3y";
+      const char* cls = g.coin(0.5) ? "" : "_convertible";
+      const char* pay[] = {"", "_partial_upfront", "_all_upfront"};
+      return {{"tier", std::string("reserved_") + term + cls + pay[g.uniform(0, 2)]}, {"fallback", "on_demand"}};
+    }
+    case 5:
+      return {{"tier", g.coin(0.5) ? "savings_plan_compute_3y" : "savings_plan_instance_1y"},
+              {"discount", g.real(0, 0.66)}};
+    case 6: return {{"tier", g.coin(0.5) ? "spot" : "sagemaker"}, {"fallback", "on_demand"}};
     default: return {{"tier", "capacity_block"}};
   }
 }
@@ -198,7 +222,8 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   const int mode = g.uniform(0, 2);
   Json t;
   if (mode == 2) {
-    t = {{"mode", "lora"}, {"lora_rank", 1 << g.uniform(0, 8)}};
+    // A rank the model can hold: at most its narrowest adapted weight (Hu et al. 2021).
+    t = {{"mode", "lora"}, {"lora_rank", std::min(1 << g.uniform(0, 8), tc::max_lora_rank(m))}};
   } else {
     t = {{"mode", mode == 0 ? "pretrain" : "full_finetune"}};
   }
@@ -445,8 +470,10 @@ const std::vector<Breakage>& breakages() {
       {"global_batch", [](Json& d, Gen&) { d["global_batch"] = 0; }},
       {"global_batch", [](Json& d, Gen&) { d["global_batch"] = -512; }},
       {"global_batch", [](Json& d, Gen&) {
+         // Asked for exactly: without global_batch_exact the nearest batch that splits is used.
          const long long per = d["micro_batch"].get<long long>() * d["parallel"]["dp"].get<long long>();
          d["global_batch"] = per > 1 ? per * 3 + 1 : 0;
+         d["global_batch_exact"] = true;
        }},
       {"recompute", [](Json& d, Gen&) { d["recompute"] = "sometimes"; }},
       {"training.tokens", [](Json& d, Gen&) { d["training"].erase("samples"); d["training"].erase("epochs"); d["training"]["tokens"] = -1; }},
@@ -483,6 +510,13 @@ const std::vector<Breakage>& breakages() {
          d["pricing"] = {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.5}}, {{"tier", "spot"}, {"fraction", 0.4}}}}};
        }},
       {"pricing.tier", [](Json& d, Gen&) { d["pricing"] = {{"tier", "free"}}; }},
+      {"pricing.tier", [](Json& d, Gen&) { d["pricing"] = {{"tier", "reserved_2y"}}; }},
+      {"pricing.region", [](Json& d, Gen&) { d["pricing"] = {{"region", "US East (Ohio)"}}; }},
+      {"pricing.instance_regions.p5.48xlarge",
+       [](Json& d, Gen&) { d["pricing"] = {{"instance_regions", {{"p5.48xlarge", 3}}}}; }},
+      {"pricing.idle_commitment", [](Json& d, Gen&) { d["pricing"] = {{"idle_commitment", "maybe"}}; }},
+      {"pricing.mix[0].discount",
+       [](Json& d, Gen&) { d["pricing"] = {{"tier", "savings_plan_instance_3y"}, {"discount", 0.8}}; }},
       {"pricing.usd_per_hour", [](Json& d, Gen&) { d["pricing"] = {{"tier", "custom"}, {"usd_per_hour", -3}}; }},
       {"overheads.queue_hours", [](Json& d, Gen&) { d["overheads"] = {{"queue_hours", -1}}; }},
       {"campaign.runs", [](Json& d, Gen&) { d["campaign"] = {{"runs", "many"}}; }},

@@ -223,6 +223,73 @@ TEST_F(Headless, ImportAndExportRoundTrip) {
   EXPECT_NE(state.banners.back().text.find("nodez"), std::string::npos) << state.banners.back().text;
 }
 
+// A config.json opened, dropped or pasted on the page becomes the model of the scenario shown;
+// the instance and the rest of the scenario stay.
+TEST_F(Headless, AConfigJsonBecomesTheModel) {
+  frames(1);
+  const io::Json instance = state.doc["instance"];
+  const std::string config = R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_embd": 768,
+    "n_head": 12, "n_layer": 12, "n_positions": 1024, "vocab_size": 50257, "bos_token_id": 50256})";
+  ASSERT_TRUE(import_scenario(state, "config.json", config));
+  EXPECT_EQ(state.doc["instance"], instance);
+  EXPECT_EQ(state.doc["model"]["hf_config"]["model_type"], "gpt2");
+  const std::string drawn = frames(2);
+  ASSERT_TRUE(state.current.ok);
+  EXPECT_DOUBLE_EQ(state.current.est.params, 124439808.0);  // GPT-2 small, tied embeddings
+  EXPECT_NE(drawn.find("from config.json: gpt2"), std::string::npos);
+  EXPECT_NE(drawn.find("not used by the estimate: bos_token_id"), std::string::npos);
+  expect_finite_text(drawn, "config.json model");
+  EXPECT_FALSE(import_scenario(state, "bad.json", R"({"model_type": "gpt2", "n_embd": 768})"));
+  EXPECT_EQ(state.banners.back().text.rfind("Model config not imported: model.hf_config.n_layer: missing", 0), 0u)
+      << state.banners.back().text;
+}
+
+// Dragging the nodes slider over 1..128 never lands on an error: a global batch that does not
+// split is replaced by the nearest that does. The -/+ of the batch steps to batches that split,
+// and an exact batch that does not split offers its fixes, which apply in one click.
+TEST_F(Headless, EveryNodeCountGivesAResult) {
+  for (const auto& [model, instance] : {std::pair<const char*, const char*>{"llama3.1-8b", "p5.48xlarge"},
+                                        {"llama3.1-70b", "trn2.48xlarge"}}) {
+    state.doc["model"] = model;
+    state.doc["instance"] = instance;
+    for (int n = 1; n <= 128; ++n) {
+      state.doc["nodes"] = n;
+      update(state, 0);
+      EXPECT_TRUE(state.current.ok) << model << " on " << n << " x " << instance << ": " << state.current.error;
+    }
+  }
+}
+
+TEST_F(Headless, StepsAndFixesOfTheGlobalBatch) {
+  state.doc["model"] = "llama3.1-8b";
+  state.doc["instance"] = "p5.48xlarge";
+  state.doc["nodes"] = 33;
+  state.doc["global_batch"] = 512;
+  state.doc["global_batch_exact"] = true;
+  frames(1);
+  ASSERT_FALSE(state.current.ok);
+  ASSERT_TRUE(state.current.batch_fixes.has_value());
+  EXPECT_EQ(state.current.batch_fixes->nodes, (std::vector<int>{32, 34}));
+  const std::string drawn = frames(1);
+  EXPECT_NE(drawn.find("32 nodes"), std::string::npos);
+  EXPECT_NE(drawn.find("global batch 513"), std::string::npos);
+  // 264 GPUs: dp is one of 3, 6, 11, ... 264 (test_batch_fit.cpp); from 512 up is 513, then down 510, 507.
+  step_field(state, "global_batch", +1);
+  EXPECT_EQ(state.doc["global_batch"], 513);
+  frames(1);
+  EXPECT_TRUE(state.current.ok) << state.current.error;
+  step_field(state, "global_batch", -1);
+  EXPECT_EQ(state.doc["global_batch"], 510);
+  step_field(state, "global_batch", -1);
+  EXPECT_EQ(state.doc["global_batch"], 507);  // 3 x 169
+  state.doc["global_batch"] = 512;
+  frames(1);
+  step_field(state, "nodes", +1);
+  EXPECT_EQ(state.doc["nodes"], 34);
+  frames(1);
+  EXPECT_TRUE(state.current.ok) << state.current.error;
+}
+
 TEST_F(Headless, TheMirrorCarriesTheResults) {
   frames(3);
   const io::Json m = mirror_json(state);

@@ -80,15 +80,26 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
-  importInput.addEventListener('change', async () => {
-    const file = importInput.files && importInput.files[0];
-    importInput.value = '';
-    if (!file) return;
+  // A scenario, or a config.json for its model (the import tells them apart).
+  async function importFile(file) {
     if (file.size > 1 << 20) {
       callString('tc_report_error', [file.name + ': larger than 1 MiB, not a scenario file']);
       return;
     }
     callString('tc_import', [file.name, await file.text()]);
+  }
+  importInput.addEventListener('change', async () => {
+    const file = importInput.files && importInput.files[0];
+    importInput.value = '';
+    if (file) await importFile(file);
+  });
+
+  // A scenario or config.json dropped on the page takes the same path as one opened.
+  window.addEventListener('dragover', (e) => { e.preventDefault(); });
+  window.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (file && runtimeReady) await importFile(file);
   });
 
   // ---- operators' presets: presets.json beside the page lists preset files --------------------
@@ -111,11 +122,13 @@
         try {
           const r = await fetch(url, { cache: 'no-cache', credentials: 'same-origin', redirect: 'error' });
           if (!r.ok) throw new Error('HTTP ' + r.status);
-          callString('tc_merge_presets', [path, await r.text()]);
+          callString('tc_stage_preset', [path, await r.text()]);
         } catch (e) {
           callString('tc_report_error', [path + ': could not be fetched (' + e.message + '); the built-in presets stay in use']);
         }
       }
+      // One set, in the CLI's order (files by name, then by kind), all or nothing.
+      callString('tc_merge_staged_presets', []);
     } catch (e) {
       callString('tc_report_error', ['presets.json: ' + e.message + '; the built-in presets stay in use']);
     }
@@ -143,7 +156,13 @@
   window.addEventListener('paste', (e) => {
     if (!runtimeReady || !canvasHasFocus()) return;
     const text = e.clipboardData && e.clipboardData.getData('text');
-    if (text && callString('tc_paste', [text])) e.preventDefault();
+    if (text && callString('tc_paste', [text])) {
+      e.preventDefault();
+    } else if (text && /^\s*\{/.test(text)) {
+      // Outside a text field, pasted JSON is imported: a scenario, or a config.json as its model.
+      e.preventDefault();
+      callString('tc_import', ['pasted text', text]);
+    }
   });
   canvas.addEventListener('mousedown', () => canvas.focus());
   canvas.addEventListener('webglcontextlost', (e) => {

@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/frame.hpp"
 #include "app/webgl_renderer.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_internal.h"
+#include "io/presets.hpp"
 #include "ui/widgets.hpp"
 
 // JavaScript side (web/app.js defines window.traincalc with these hooks).
@@ -139,6 +141,7 @@ bool wheel_wanted(float dy) {
 }
 
 std::string g_clipboard;
+std::vector<tc::io::PresetText> g_staged_presets;
 
 }  // namespace
 
@@ -153,6 +156,19 @@ EMSCRIPTEN_KEEPALIVE int tc_import(const char* name, const char* text) {
 
 EMSCRIPTEN_KEEPALIVE int tc_merge_presets(const char* name, const char* text) {
   return tc::ui::merge_presets(*g_state, name, text) ? 1 : 0;
+}
+
+// The files of presets.json, staged one by one, then merged as one set in the CLI's order
+// (io::merge_preset_set), so that a set `traincalc --presets` accepts loads on the page too.
+EMSCRIPTEN_KEEPALIVE int tc_stage_preset(const char* name, const char* text) {
+  g_staged_presets.push_back({name, text});
+  return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE int tc_merge_staged_presets() {
+  std::vector<tc::io::PresetText> files;
+  files.swap(g_staged_presets);
+  return files.empty() || tc::ui::merge_preset_set(*g_state, std::move(files)) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE void tc_report_error(const char* text) {

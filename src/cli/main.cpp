@@ -20,14 +20,18 @@ namespace {
 constexpr const char* kUsage = R"(traincalc: training time, utilization and memory of a model on a cluster
 
 usage:
-  traincalc estimate FILE.json|-  [--format json|text] [--presets DIR]
-  traincalc compare FILE.json|-  [--instances a,b,c] [--format text|csv|json|markdown] [--presets DIR]
+  traincalc estimate FILE.json|-|--link URL  [--format json|text|csv|markdown] [--model-config CONFIG.json]
+                                            [--presets DIR]
+  traincalc compare FILE.json|-|--link URL  [--instances a,b,c] [--format text|csv|json|markdown]
+                                            [--model-config CONFIG.json] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
   traincalc list accelerators|instances|models|frameworks|fields [--format text|json|markdown] [--presets DIR]
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
-          (or a readable summary with --format text). "-" reads stdin.
+          (or a readable summary with --format text, the bill's lines as a table with csv or
+          markdown). "-" reads stdin; --link reads a page link (https://.../#v1&m=...) or its hash,
+          decoded as the page decodes it. Input over 16 MiB (a file, stdin, a CSV) is refused.
 compare   runs the same job on each instance (the plan searched per instance unless fixed) and
           prints a table; without --instances, the file's compare_instances.
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
@@ -35,6 +39,9 @@ validate  estimates every published run of a CSV (tests/data/published_runs.csv)
           the scenario of one row and its estimate.
 list      prints the preset ids with their names; fields: the scenario's fields (the reference in
           docs/scenario-fields.md is `list fields --format markdown`).
+--model-config CONFIG.json  a Hugging Face config.json as the scenario's model: the same as
+          writing "model": {"hf_config": {...}} (the scenario's model name and seq_len, if it
+          gives them inline, are kept). See docs/hf-config.md.
 --presets DIR  merges every *.json preset file in DIR over the built-in presets.
 )";
 
@@ -45,6 +52,9 @@ struct Args {
   std::string presets_dir;
   std::string row_id;
   std::string instances;
+  std::string model_config;
+  std::string link;
+  bool has_link = false;
 };
 
 struct UsageError {
@@ -57,6 +67,8 @@ Args parse_args(int argc, char** argv) {
     const std::string arg = argv[i];
     auto value = [&](const char* flag) {
       if (i + 1 >= argc) throw UsageError{std::string(flag) + " needs a value"};
+      // An empty value (--presets "" from an unset variable) must not silently mean "none".
+      if (argv[i + 1][0] == '\0') throw UsageError{std::string(flag) + " needs a value (got an empty one)"};
       return std::string(argv[++i]);
     };
     if (arg == "--format") {
@@ -65,8 +77,13 @@ Args parse_args(int argc, char** argv) {
       a.instances = value("--instances");
     } else if (arg == "--row") {
       a.row_id = value("--row");
+    } else if (arg == "--model-config") {
+      a.model_config = value("--model-config");
     } else if (arg == "--presets") {
       a.presets_dir = value("--presets");
+    } else if (arg == "--link") {
+      a.link = value("--link");
+      a.has_link = true;
     } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--help" && arg != "-h" &&
                arg != "--version") {
       throw UsageError{"unknown option " + arg};
@@ -80,19 +97,10 @@ Args parse_args(int argc, char** argv) {
 }
 
 std::string read_input(const std::string& path) {
-  // Scenario files are small; anything past this is a mistake (or an attack), not a scenario.
-  constexpr std::size_t kMaxBytes = 16 * 1024 * 1024;
-  std::ostringstream buf;
-  if (path == "-") {
-    buf << std::cin.rdbuf();
-  } else {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw tc::io::InputError(path, "cannot be opened");
-    buf << f.rdbuf();
-  }
-  std::string text = buf.str();
-  if (text.size() > kMaxBytes) throw tc::io::InputError(path, "larger than 16 MiB");
-  return text;
+  if (path == "-") return tc::io::read_capped(std::cin, "stdin");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw tc::io::InputError(path, "cannot be opened");
+  return tc::io::read_capped(f, path);
 }
 
 tc::io::PresetLibrary library(const Args& a) {
@@ -101,18 +109,50 @@ tc::io::PresetLibrary library(const Args& a) {
   return lib;
 }
 
+// With --model-config, the config file's object becomes the scenario's model.hf_config: one path
+// for a config given on the command line and one written into the scenario.
 tc::io::Job read_job(const Args& a, const tc::io::PresetLibrary& lib) {
+  if (a.has_link) {
+    if (!a.model_config.empty()) throw UsageError{"--model-config applies to a scenario file, not to --link"};
+    return tc::io::parse_job_link(a.link, lib);
+  }
   const std::string label = a.positional[0] == "-" ? "stdin" : a.positional[0];
-  return tc::io::parse_job_text(read_input(a.positional[0]), lib, label);
+  const std::string text = read_input(a.positional[0]);
+  if (a.model_config.empty()) return tc::io::parse_job_text(text, lib, label);
+  tc::io::Json doc = tc::io::parse_json(text, label);
+  tc::io::require_object(doc, label);
+  tc::io::Json model = tc::io::Json::object();
+  if (const auto it = doc.find("model"); it != doc.end() && it->is_object()) {
+    for (const char* k : {"name", "seq_len"})
+      if (it->contains(k)) model[k] = it->at(k);
+  }
+  model["hf_config"] = tc::io::parse_json(read_input(a.model_config), a.model_config);
+  doc["model"] = std::move(model);
+  return tc::io::parse_job(doc, lib, label);
+}
+
+// A scenario file, or a link (--link), not both.
+void need_scenario(const Args& a, const char* command) {
+  const std::size_t files = a.has_link ? 0 : 1;
+  if (a.positional.size() != files)
+    throw UsageError{std::string(command) + (a.has_link ? " takes --link or a scenario file, not both"
+                                                        : " needs one scenario file (or -, or --link URL)")};
 }
 
 int cmd_estimate(const Args& a) {
-  if (a.positional.size() != 1) throw UsageError{"estimate needs one scenario file (or -)"};
+  need_scenario(a, "estimate");
   const std::string format = a.format.empty() ? "json" : a.format;
-  if (format != "json" && format != "text") throw UsageError{"--format must be json or text"};
+  if (format != "json" && format != "text" && format != "csv" && format != "markdown")
+    throw UsageError{"--format must be json, text, csv or markdown"};
   const auto lib = library(a);
   const auto job = read_job(a, lib);
   const tc::io::Result r = tc::io::evaluate(job, lib);
+  if (format == "csv" || format == "markdown") {
+    // The bill's lines, for a spreadsheet or a document.
+    const tc::io::Table t = tc::io::bill_table(tc::io::cost_of(r));
+    std::cout << (format == "csv" ? tc::io::table_csv(t) : tc::io::table_markdown(t));
+    return 0;
+  }
   std::cout << (format == "text" ? tc::io::result_text(job, r) : tc::io::result_json(job, r).dump(2) + "\n");
   return 0;
 }
@@ -132,7 +172,7 @@ std::vector<std::string> split_ids(const std::string& s) {
 }
 
 int cmd_compare(const Args& a) {
-  if (a.positional.size() != 1) throw UsageError{"compare needs one scenario file (or -)"};
+  need_scenario(a, "compare");
   const std::string format = a.format.empty() ? "text" : a.format;
   if (format != "text" && format != "csv" && format != "json" && format != "markdown")
     throw UsageError{"--format must be text, csv, json or markdown"};
@@ -179,8 +219,10 @@ tc::io::Table fields_table() {
     std::string type = tc::io::to_string(f.type);
     for (std::size_t i = 0; i < f.values.size(); ++i) type += (i ? ", " : " ") + std::string(f.values[i]);
     const bool ranged = f.min < f.max;
+    const std::string low = f.min_positive > 0 ? "0, or " + tc::io::format_number(f.min_positive)
+                                               : tc::io::format_number(f.min);
     t.rows.push_back({std::string(f.path), std::string(f.hash_key), type, std::string(f.unit),
-                      ranged ? tc::io::format_number(f.min) + " to " + tc::io::format_number(f.max) : "",
+                      ranged ? low + " to " + tc::io::format_number(f.max) : "",
                       std::string(f.default_value), std::string(f.help), std::string(f.source)});
   }
   return t;

@@ -1,7 +1,12 @@
-// Cost model: wall time of a run, the campaign's cloud bill, the owned-cluster alternative.
+// Cost model: wall time of a run and the campaign's cloud bill by pricing tier. Storage, transfer
+// and engineering are in bill_extras.cpp, the owned-cluster alternative in owned_cluster.cpp, and
+// what every bill shares in bill_common.cpp.
 #include "core/cost.hpp"
 
+#include "core/bill_common.hpp"
+#include "core/bill_extras.hpp"
 #include "core/commitments.hpp"
+#include "core/owned_cluster.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,47 +14,10 @@
 #include <stdexcept>
 
 namespace tc {
+
+using namespace bill;
+
 namespace {
-
-constexpr double kHoursPerMonth = 730.0;   // 8,760 h / 12, the convention of AWS pricing pages
-constexpr double kHoursPerYear = 8760.0;
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-std::string usd(double v) { return format_usd(v); }
-// A quantity in a bill line's detail: 15000, 987.8, 3.45.
-std::string qty(double v) { return std::abs(v) >= 1000 ? fmt("%.0f", v) : fmt("%.4g", v); }
-
-double sum_terms(const std::vector<NamedTerm>& t) {
-  double s = 0;
-  for (const auto& x : t) s += x.value;
-  return s;
-}
-
-// Totals are built as sums; this guards against a term added later and left out of a total.
-void check_sum(const char* what, const std::vector<NamedTerm>& terms, double total) {
-  const double s = sum_terms(terms);
-  if (!(std::abs(s - total) <= 1e-9 * std::max(1.0, std::abs(total))))
-    throw std::logic_error(std::string(what) + ": total is not the sum of its terms");
-}
-
-void add_term(std::vector<NamedTerm>& v, const std::string& name, double value) {
-  for (auto& t : v)
-    if (t.name == name) {
-      t.value += value;
-      return;
-    }
-  v.push_back({name, value});
-}
-
-// Adds a line to the bill and its amount to the line's item; a line of zero adds only the item.
-void add_line(Bill& b, const BillLine& l) {
-  add_term(b.items_usd, l.item, l.usd);
-  if (l.usd != 0 || l.quantity != 0) b.lines.push_back(l);
-}
 
 bool finite_nonneg(double v) { return std::isfinite(v) && v >= 0; }
 
@@ -199,12 +167,9 @@ std::vector<RunKind> campaign_runs(const CampaignInputs& c) {
   return v;
 }
 
-struct CampaignTime {
-  std::vector<NamedTerm> terms;  // summed over runs, seconds
-  double wall_s = 0;
-  double billed_s = 0;
-  std::vector<std::pair<double, double>> runs;  // billed seconds of a run, and how many such runs
-};
+}  // namespace
+
+namespace bill {
 
 CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accelerator& acc,
                            double spot_share) {
@@ -219,116 +184,7 @@ CampaignTime campaign_time(const CostInputs& in, const JobPerf& job, const Accel
   return ct;
 }
 
-double run_equivalents(const CampaignInputs& c) {
-  const double full = c.full_runs.value_or(c.runs);
-  return full + std::max(0.0, c.runs - full) * c.truncated_fraction;
-}
-
-struct Extras {
-  std::vector<BillLine> lines;
-  double engineering = 0;
-  double months = 0;
-};
-
-void push_line(std::vector<BillLine>& v, const std::string& item, double quantity, const std::string& unit,
-               double usd_per_unit, const std::string& detail) {
-  v.push_back({item, quantity, unit, usd_per_unit, quantity * usd_per_unit, detail});
-}
-
-// Storage, transfer and engineering: the same on the cloud and on an owned cluster.
-Extras extras(const CostInputs& in, const JobPerf& job, double campaign_wall_s) {
-  Extras e;
-  const double running_months = campaign_wall_s / 3600.0 / kHoursPerMonth;
-  e.months = running_months;
-  if (in.campaign.runs_per_month > 0)
-    e.months = std::max(running_months, in.campaign.runs / in.campaign.runs_per_month);
-  const double held = e.months + in.storage.retention_months;
-  const double ckpt_bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override
-                                                             : job.checkpoint_bytes;
-  const double gb_month = in.storage.usd_per_gb_month;
-  // Storage: GB kept x $/GB-month x months held (S3-style monthly average billing).
-  push_line(e.lines, "storage.checkpoints", in.checkpoint.kept * ckpt_bytes / 1e9 * held, "GB-months", gb_month,
-            std::to_string(in.checkpoint.kept) + " checkpoints of " + qty(ckpt_bytes / 1e9) + " GB for " + qty(held) +
-                " months");
-  push_line(e.lines, "storage.dataset", in.storage.dataset_gb * held, "GB-months", gb_month,
-            qty(in.storage.dataset_gb) + " GB for " + qty(held) + " months");
-  const double copy_gb = in.transfer.copy_gb.value_or(in.storage.dataset_gb);
-  push_line(e.lines, "transfer.cross_region", in.transfer.cross_region_copies * copy_gb, "GB",
-            in.transfer.cross_region_usd_per_gb,
-            qty(in.transfer.cross_region_copies) + " copies of " + qty(copy_gb) + " GB");
-  push_line(e.lines, "transfer.egress", in.transfer.egress_gb + in.transfer.egress_gb_per_month * e.months, "GB",
-            in.transfer.egress_usd_per_gb, "to the internet");
-  const double share = in.engineering.spread_runs > 0 ? std::min(1.0, in.campaign.runs / in.engineering.spread_runs)
-                                                      : 1.0;
-  push_line(e.lines, "engineering", in.engineering.person_weeks * share, "person-weeks", in.engineering.usd_per_week,
-            share < 1 ? fmt("%.3g", share * 100) + "% of the one-off effort, spread over runs" : "one-off effort");
-  e.engineering = e.lines.back().usd;
-  return e;
-}
-
-double node_power_w(const JobPerf& job, std::optional<double> override_w, bool* known) {
-  if (override_w) {
-    *known = true;
-    return *override_w;
-  }
-  *known = job.chip_power_w > 0;
-  return job.chips_per_node * job.chip_power_w + job.host_power_w_per_node;
-}
-
-// Fills the derived per-token, per-run and per-month figures of a bill.
-// What every bill adds after its compute items: the compute cost split by wall-time term (at
-// usd_per_node_hour_by_term), storage, transfer and engineering, the checked total, and the
-// compute-only bound: the campaign's model FLOPs at dense peak, in node-hours at bound_rate. No
-// plan on these chips bills less compute than that (MFU <= 1).
-void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const CampaignTime& ct,
-                 double usd_per_node_hour_by_term, double bound_rate, const char* what) {
-  for (const auto& t : ct.terms)
-    if (t.name != "queue")
-      add_term(b.instance_usd_by_term, t.name, job.nodes * t.value / 3600.0 * usd_per_node_hour_by_term);
-  const Extras ex = extras(in, job, ct.wall_s);
-  for (const auto& l : ex.lines) add_line(b, l);
-  b.engineering_usd = ex.engineering;
-  b.campaign_months = ex.months;
-  b.total_usd = sum_terms(b.items_usd);
-  check_sum(what, b.items_usd, b.total_usd);
-  if (job.peak_tflops_per_chip > 0 && job.chips_per_node > 0)
-    b.compute_only_bound_usd = job.model_flops_per_step * job.steps * run_equivalents(in.campaign) /
-                               (job.peak_tflops_per_chip * 1e12 * job.chips_per_node) / 3600.0 * bound_rate;
-}
-
-void derive(Bill& b, const CostInputs& in, const JobPerf& job, double compute_usd) {
-  b.runs = in.campaign.runs;
-  b.run_equivalents = run_equivalents(in.campaign);
-  b.tokens = job.tokens_per_step * job.steps * b.run_equivalents;
-  const double mtok = b.tokens / 1e6;
-  b.usd_per_million_tokens = mtok > 0 ? b.total_usd / mtok : 0;
-  b.compute_usd_per_million_tokens = mtok > 0 ? compute_usd / mtok : 0;
-  b.usd_per_run = b.runs > 0 ? b.total_usd / b.runs : 0;
-  const double recurring = b.total_usd - b.engineering_usd;
-  // Per month: runs_per_month runs; else the campaign back to back, and a campaign shorter than a
-  // month counts as that month's spend.
-  if (in.campaign.runs_per_month > 0)
-    b.usd_per_month = recurring / b.runs * in.campaign.runs_per_month;
-  else
-    b.usd_per_month = recurring / std::max(1.0, b.campaign_months);
-}
-
-void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double pue,
-                 const EnergyInputs& en, double billed_s) {
-  b.energy_known = known;
-  b.node_power_w = power_w;
-  if (!known) {
-    b.warnings.push_back("energy: no published chip power for " +
-                         (job.accelerator_id.empty() ? std::string("this accelerator") : job.accelerator_id) +
-                         "; set energy.node_power_w (measured watts per node) for energy and CO2e");
-    return;
-  }
-  // kWh = nodes x W per node x hours x PUE / 1000
-  b.energy_kwh = job.nodes * power_w * billed_s / 3600.0 * pue / 1000.0;
-  b.co2e_kg = b.energy_kwh * en.grid_kg_co2e_per_kwh;
-}
-
-}  // namespace
+}  // namespace bill
 
 // ---------------------------------------------------------------------------------------------
 
@@ -427,6 +283,19 @@ struct Checks {
   void positive(double v, const std::string& field) {
     need(std::isfinite(v) && v > 0, field, fmt("%g", v) + " must be a finite number > 0");
   }
+  // A figure with a plausible ceiling: above it is a typo (a rate in cents, a size in bytes).
+  void at_most(double v, double hi, const std::string& field, const char* unit) {
+    nonneg(v, field);
+    need(!(v > hi), field, fmt("%g", v) + " " + unit + " is absurd (at most " + fmt("%g", hi) + ")");
+  }
+  void one_of(const std::string& v, const std::vector<std::string>& allowed, const std::string& field) {
+    std::string list;
+    for (const auto& a : allowed) {
+      if (a == v) return;
+      list += (list.empty() ? "" : ", ") + a;
+    }
+    need(false, field, "'" + v + "' is not one of " + list);
+  }
 };
 
 // Compile, warm-up, checkpoints, failures, spot, queueing.
@@ -438,7 +307,7 @@ void check_run_overheads(Checks& k, const CostInputs& in) {
   if (in.warmup.minutes) k.nonneg(*in.warmup.minutes, "overheads.warmup.minutes");
   if (in.warmup.throughput) k.fraction(*in.warmup.throughput, "overheads.warmup.throughput");
   if (in.checkpoint.interval_min) k.positive(*in.checkpoint.interval_min, "overheads.checkpoint.interval_min");
-  k.positive(in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
+  if (in.checkpoint.write_gb_per_s) k.positive(*in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
   k.nonneg(in.checkpoint.bytes_override, "overheads.checkpoint.bytes");
   k.need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept", std::to_string(in.checkpoint.kept) + " must be >= 0");
   k.nonneg(in.failures.per_node_hour, "overheads.failures.per_node_hour");
@@ -501,20 +370,58 @@ void check_pricing_mix(Checks& k, const CostInputs& in) {
     k.need(isum > 0, "pricing.mix", "instance counts sum to 0");
 }
 
-// Storage, transfer, engineering.
+// Storage, transfer, engineering. Ceilings: $100 per GB-month or per GB (S3 Standard is $0.023),
+// an exabyte (1e9 GB), a century of retention, 100,000 TiB of FSx.
 void check_other_costs(Checks& k, const CostInputs& in) {
-  k.nonneg(in.storage.usd_per_gb_month, "overheads.storage.usd_per_gb_month");
-  k.nonneg(in.storage.dataset_gb, "overheads.storage.dataset_gb");
-  k.nonneg(in.storage.retention_months, "overheads.storage.retention_months");
-  k.nonneg(in.transfer.cross_region_copies, "overheads.transfer.cross_region_copies");
-  if (in.transfer.copy_gb) k.nonneg(*in.transfer.copy_gb, "overheads.transfer.copy_gb");
-  k.nonneg(in.transfer.cross_region_usd_per_gb, "overheads.transfer.cross_region_usd_per_gb");
-  k.nonneg(in.transfer.egress_gb, "overheads.transfer.egress_gb");
-  k.nonneg(in.transfer.egress_gb_per_month, "overheads.transfer.egress_gb_per_month");
-  k.nonneg(in.transfer.egress_usd_per_gb, "overheads.transfer.egress_usd_per_gb");
+  const StorageInputs& st = in.storage;
+  if (st.usd_per_gb_month) k.at_most(*st.usd_per_gb_month, 100, "overheads.storage.usd_per_gb_month", "$/GB-month");
+  k.at_most(st.dataset_gb, 1e9, "overheads.storage.dataset_gb", "GB");
+  k.at_most(st.retention_days, 36500, "overheads.storage.retention_days", "days");
+  const std::vector<std::string> services = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
+  k.one_of(st.checkpoints_service, services, "overheads.storage.checkpoints_service");
+  k.one_of(st.dataset_service, services, "overheads.storage.dataset_service");
+  k.one_of(st.fsx_tier, {"persistent_2_125", "persistent_2_250", "persistent_2_500", "persistent_2_1000", "scratch_2"},
+           "overheads.storage.fsx_tier");
+  if (st.fsx_capacity_tib) {
+    k.at_most(*st.fsx_capacity_tib, 1e5, "overheads.storage.fsx_capacity_tib", "TiB");
+    k.need(*st.fsx_capacity_tib > 0, "overheads.storage.fsx_capacity_tib", "must be > 0");
+  }
+  const TransferInputs& t = in.transfer;
+  k.at_most(t.cross_region_copies, 1e6, "overheads.transfer.cross_region_copies", "copies");
+  if (t.copy_gb) k.at_most(*t.copy_gb, 1e9, "overheads.transfer.copy_gb", "GB");
+  if (t.cross_region_usd_per_gb) k.at_most(*t.cross_region_usd_per_gb, 100, "overheads.transfer.cross_region_usd_per_gb", "$/GB");
+  k.at_most(t.egress_gb, 1e9, "overheads.transfer.egress_gb", "GB");
+  k.at_most(t.egress_gb_per_month, 1e9, "overheads.transfer.egress_gb_per_month", "GB");
+  if (t.egress_usd_per_gb) k.at_most(*t.egress_usd_per_gb, 100, "overheads.transfer.egress_usd_per_gb", "$/GB");
   k.nonneg(in.engineering.person_weeks, "overheads.engineering.person_weeks");
   k.nonneg(in.engineering.usd_per_week, "overheads.engineering.usd_per_week");
   k.nonneg(in.engineering.spread_runs, "overheads.engineering.spread_runs");
+}
+
+// Incidents: a lost day or an OOM of at most ten years, a regression's lost share in (0, 1).
+void check_incidents(Checks& k, const CostInputs& in) {
+  for (size_t i = 0; i < in.incidents.size(); ++i) {
+    const Incident& x = in.incidents[i];
+    const std::string f = "incidents[" + std::to_string(i) + "]";
+    switch (x.kind) {
+      case IncidentKind::lost_day:
+        k.at_most(x.days, 3650, f + ".days", "days");
+        break;
+      case IncidentKind::oom:
+        k.at_most(x.hours, 87600, f + ".hours", "hours");
+        break;
+      case IncidentKind::throughput_regression:
+        k.at_most(x.days, 3650, f + ".days", "days");
+        k.need(std::isfinite(x.fraction) && x.fraction > 0 && x.fraction < 1, f + ".fraction",
+               fmt("%g", x.fraction) + " must be in (0, 1): the share of throughput lost");
+        break;
+      case IncidentKind::failed_runs:
+        k.fraction(x.fraction, f + ".fraction");
+        k.need(std::isfinite(x.progress) && x.progress > 0 && x.progress <= 1, f + ".progress",
+               fmt("%g", x.progress) + " must be in (0, 1]: how far a failed run got");
+        break;
+    }
+  }
 }
 
 // Campaign, owned cluster, energy, deadline.
@@ -533,6 +440,16 @@ void check_campaign_and_energy(Checks& k, const CostInputs& in) {
     k.need(in.owned.nodes >= 0, "owned_cluster.nodes", std::to_string(in.owned.nodes) + " must be >= 0");
     k.nonneg(in.owned.capex_usd_per_node, "owned_cluster.capex_usd_per_node");
     k.positive(in.owned.depreciation_years, "owned_cluster.depreciation_years");
+    k.need(std::isfinite(in.owned.residual_fraction) && in.owned.residual_fraction >= 0 && in.owned.residual_fraction < 1,
+           "owned_cluster.residual_fraction", fmt("%g", in.owned.residual_fraction) + " must be in [0, 1)");
+    k.at_most(in.owned.financing_rate, 1, "owned_cluster.financing_rate", "a year");
+    if (in.owned.financing_years) {
+      k.positive(*in.owned.financing_years, "owned_cluster.financing_years");
+      k.at_most(*in.owned.financing_years, 100, "owned_cluster.financing_years", "years");
+    }
+    k.nonneg(in.owned.maintenance_usd_per_year, "owned_cluster.maintenance_usd_per_year");
+    k.at_most(in.owned.maintenance_fraction_per_year, 1, "owned_cluster.maintenance_fraction_per_year", "of capex a year");
+    k.at_most(in.owned.colocation_usd_per_kw_month, 10000, "owned_cluster.colocation_usd_per_kw_month", "$/kW-month");
     k.need(std::isfinite(in.owned.utilization) && in.owned.utilization > 0 && in.owned.utilization <= 1,
            "owned_cluster.utilization", fmt("%g", in.owned.utilization) + " must be in (0, 1]");
     if (in.owned.node_power_w) k.nonneg(*in.owned.node_power_w, "owned_cluster.node_power_w");
@@ -558,6 +475,7 @@ std::vector<InputProblem> validate(const CostInputs& in) {
   check_run_overheads(k, in);
   check_pricing_mix(k, in);
   check_other_costs(k, in);
+  check_incidents(k, in);
   check_campaign_and_energy(k, in);
   return k.p;
 }
@@ -606,8 +524,7 @@ WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& 
   }
 
   // Checkpoints: blocking writes of the whole checkpoint at the storage's aggregate bandwidth.
-  const double bytes = in.checkpoint.bytes_override > 0 ? in.checkpoint.bytes_override : job.checkpoint_bytes;
-  w.checkpoint_write_s = bytes / 1e9 / in.checkpoint.write_gb_per_s;
+  w.checkpoint_write_s = checkpoint_bytes(in, job) / 1e9 / checkpoint_write_gb_per_s(in, job);
   const EventRates er = event_rates(in, job, spot_share);
   const double rate = er.failures_per_s + er.spot_per_s;
   if (in.checkpoint.interval_min) {
@@ -647,8 +564,18 @@ WallTime wall_time(const CostInputs& in, const JobPerf& job, const Accelerator& 
              {"warmup", warmup},       {"checkpoints", checkpoints},
              {"failures", failures},   {"spot_interruptions", spot},
              {"queue", queue}};
+  // Incidents delay the run; their instance-hours are billed on lines of their own (reruns.*,
+  // incidents.*), not at the tier mix. The named ones happen once, in the campaign's first run.
+  double unplanned = 0;
+  if (!in.incidents.empty()) {
+    const double reruns = rerun_s(in, run);
+    const double incidents = cached ? 0 : incident_delay_s(in);
+    w.terms.push_back({"reruns", reruns});
+    w.terms.push_back({"incidents", incidents});
+    unplanned = reruns + incidents;
+  }
   w.total_s = sum_terms(w.terms);
-  w.billed_s = w.total_s - queue;
+  w.billed_s = w.total_s - queue - unplanned;
   check_sum("wall_time", w.terms, w.total_s);
   return w;
 }
@@ -920,54 +847,6 @@ void check_region(const Instance& inst, const std::string& region, Bill& b) {
   for (const auto& r : inst.regions_offered) where += (where.empty() ? "" : ", ") + r;
   b.warnings.push_back(inst.id + " is not offered in " + region + " (offered in " + where +
                        "; set pricing.region or pricing.instance_regions)");
-}
-
-// Owned cluster: same job, no spot; its yearly cost allocated to the run's node-hours.
-Bill owned_bill(const CostInputs& in, const JobPerf& job, const Instance& inst, const Accelerator& acc,
-                CostResult& r) {
-  Bill o;
-  o.kind = "owned";
-  o.instance_id = inst.id;
-  const OwnedClusterInputs& oc = in.owned;
-  const int n_own = oc.nodes > 0 ? oc.nodes : job.nodes;
-  if (job.nodes > n_own)
-    o.warnings.push_back("owned_cluster.nodes: the job needs " + std::to_string(job.nodes) +
-                         " nodes, the owned cluster has " + std::to_string(n_own));
-  r.owned_wall = wall_time(in, job, acc, 0.0, 1.0, false);
-  const CampaignTime oct = campaign_time(in, job, acc, 0.0);
-  o.instance_hours = job.nodes * oct.billed_s / 3600.0;  // node-hours of the campaign
-  bool pknown = false;
-  const double opw = node_power_w(job, oc.node_power_w ? oc.node_power_w : in.energy.node_power_w, &pknown);
-  const double kwh_price = oc.usd_per_kwh.value_or(in.energy.usd_per_kwh);
-  // Per year: straight-line depreciation; energy of busy hours at full power and idle hours at
-  // idle_power_fraction, x PUE; facility; staff.
-  const double dep_y = n_own * oc.capex_usd_per_node / oc.depreciation_years;
-  const double energy_y = pknown ? n_own * opw / 1000.0 * oc.pue * kHoursPerYear *
-                                       (oc.utilization + (1 - oc.utilization) * oc.idle_power_fraction) *
-                                       kwh_price
-                                 : 0;
-  const double useful_node_hours_y = n_own * kHoursPerYear * oc.utilization;
-  const double share = o.instance_hours / useful_node_hours_y;  // of a year's useful node-hours
-  // Each yearly cost is spread over the year's useful node-hours: this campaign pays its share.
-  const std::pair<const char*, double> per_year[] = {{"owned.depreciation", dep_y},
-                                                     {"owned.energy", energy_y},
-                                                     {"owned.facility", oc.facility_usd_per_year},
-                                                     {"owned.staff", oc.staff_usd_per_year}};
-  for (const auto& [item, usd_y] : per_year)
-    add_line(o, {item, o.instance_hours, "node-hours", usd_y / useful_node_hours_y, usd_y * share,
-                 usd(usd_y) + " a year over " + fmt("%.0f", useful_node_hours_y) + " useful node-hours"});
-  const double owned_compute = sum_terms(o.items_usd);
-  o.usd_per_year = dep_y + energy_y + oc.facility_usd_per_year + oc.staff_usd_per_year;
-  o.tco_usd_horizon = o.usd_per_year * oc.horizon_years;
-  o.usd_per_node_hour = o.usd_per_year / useful_node_hours_y;
-  finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
-              "owned cost_usd");
-  derive(o, in, job, owned_compute);
-  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
-  if (!pknown) o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
-  if (oc.capex_usd_per_node <= 0)
-    o.warnings.push_back("owned_cluster.capex_usd_per_node is 0: the owned bill has no hardware cost");
-  return o;
 }
 
 }  // namespace

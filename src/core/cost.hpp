@@ -48,11 +48,16 @@ struct WarmupInputs {
 struct CheckpointInputs {
   std::optional<double> interval_min;     // minutes of training between checkpoints;
                                           // nullopt: Young/Daly optimum (see wall_time())
-  double write_gb_per_s = 10;             // aggregate storage write bandwidth, GB/s (decimal): an
-                                          // FSx for Lustre file system of ~10 TiB at 1,000 MB/s/TiB
+  // Aggregate storage write bandwidth, GB/s (decimal); nullopt: the FSx file system's throughput
+  // when the checkpoints are on FSx for Lustre, else kDefaultCheckpointWriteGbPerS.
+  std::optional<double> write_gb_per_s;
   double bytes_override = 0;              // checkpoint size in bytes; 0: from the estimate
   int kept = 2;                           // checkpoints kept in storage at a time
 };
+
+// An FSx for Lustre file system of ~10 TiB at 1,000 MB/s/TiB (PERSISTENT_2 disk baseline, FSx
+// Lustre User Guide, hardware.md section 2.4.6).
+constexpr double kDefaultCheckpointWriteGbPerS = 10;
 
 struct FailureInputs {
   // Unexpected interruptions per node-hour. Default from Llama 3 (Dubey et al. 2024, Section
@@ -98,22 +103,74 @@ struct PricingInputs {
   std::vector<TierShare> mix{TierShare{"on_demand", 1.0, 0, "capacity_block", {}, {}}};
 };
 
+// A price that steps down with the volume of a month: each step bills the units up to `up_to_units`
+// (cumulative, counted from 0; 0 = no limit) at its rate. A flat price is one step.
+struct PriceStep {
+  double up_to_units = 0;
+  double usd_per_unit = 0;
+  std::string label;                      // "first 50 TB", "next 450 TB", ...
+};
+
+// Another region a copy may go to, with its own rate ($ per GB out of the source region).
+struct RegionPairRate {
+  std::string from, to;
+  double usd_per_gb = 0;
+};
+
+// A priced AWS service other than instances (presets/services.json): storage, internet egress,
+// inter-region transfer.
+struct ServicePrice {
+  std::string id;                         // s3_standard, s3_express_one_zone, fsx_lustre_persistent_2_125,
+                                          // ..., fsx_lustre_scratch_2, internet_egress, inter_region
+  std::string name;                       // "S3 Standard"
+  std::string unit;                       // GB-month (storage) or GB (transfer)
+  std::vector<PriceStep> steps;           // by volume per month
+  double free_units_per_month = 0;        // internet egress: 100 GB a month free
+  double throughput_mb_s_per_tib = 0;     // FSx for Lustre: the tier's disk baseline
+  std::vector<RegionPairRate> pairs;      // inter_region: pairs priced apart from steps[0]
+  std::string region, date, source, confidence;
+  bool secondary = false;                 // the price comes from secondary sources only (say so)
+};
+
+// The service prices a scenario is billed with (filled from the presets by src/io).
+const ServicePrice* find_service(const std::vector<ServicePrice>& services, const std::string& id);
+
 struct StorageInputs {
-  // Amazon S3 Standard, us-east-1, first 50 TB per month: $0.023 per GB-month (AWS S3 pricing
-  // page; unchanged since Dec 2016).
-  double usd_per_gb_month = 0.023;
+  // Flat $ per GB-month for every stored GB; nullopt: each service's published, tiered rate.
+  std::optional<double> usd_per_gb_month;
   double dataset_gb = 0;                  // training data kept in storage during the campaign
-  double retention_months = 0;            // checkpoints and data kept after the campaign
+  double retention_days = 0;              // checkpoints and data kept after the campaign
+  std::string checkpoints_service = "s3_standard";  // s3_standard, s3_express_one_zone, fsx_lustre
+  std::string dataset_service = "s3_standard";
+  // FSx for Lustre, when a service above is fsx_lustre: one file system holds both.
+  std::string fsx_tier = "persistent_2_125";  // persistent_2_125/250/500/1000, scratch_2
+  std::optional<double> fsx_capacity_tib;     // provisioned; nullopt: what it holds
 };
 
 struct TransferInputs {
   double cross_region_copies = 0;         // copies of the dataset to another region
   std::optional<double> copy_gb;          // size of one copy; nullopt: storage.dataset_gb
-  double cross_region_usd_per_gb = 0.02;  // AWS inter-region transfer, US regions (EC2 pricing page)
+  std::string copy_from_region = "us-east-1";  // transfer is billed out of the source region
+  std::string copy_to_region;             // empty: another region, at the usual US/EU rate
+  std::optional<double> cross_region_usd_per_gb;  // nullopt: the region pair's published rate
   double egress_gb = 0;                   // to the internet, once per campaign
   double egress_gb_per_month = 0;         // to the internet, every month of the campaign
-  double egress_usd_per_gb = 0.09;        // AWS data transfer out, first 10 TB/month (EC2 pricing)
+  std::optional<double> egress_usd_per_gb;  // flat; nullopt: the published tiers and free 100 GB
 };
+
+// Incidents that cost node-hours beyond the planned run (seed cases A and D), each a bill line at
+// the job's blended instance rate and, except failed runs, a delay of the first run.
+enum class IncidentKind { lost_day = 0, oom, throughput_regression, failed_runs };
+struct Incident {
+  IncidentKind kind = IncidentKind::lost_day;
+  double days = 1;                        // lost_day: days lost; throughput_regression: wall-clock days
+  double hours = 0;                       // oom: hours of the job's nodes lost
+  double fraction = 0;                    // throughput_regression: throughput lost, in (0, 1);
+                                          // failed_runs: share of runs that fail and are rerun
+  double progress = 1;                    // failed_runs: share of a run done when it fails
+  std::string note;                       // e.g. the seed claim it encodes ("A39")
+};
+const char* to_string(IncidentKind k);
 
 struct EngineeringInputs {
   double person_weeks = 0;                // migration or porting effort, one-off
@@ -134,10 +191,16 @@ struct CampaignInputs {
 // A cluster you own instead of renting (cost per run and per year beside the cloud bill).
 struct OwnedClusterInputs {
   bool enabled = false;
-  std::string instance_id;                // applies only to this instance; empty: to any
+  std::string instance_id;                // the hardware owned (a preset instance); empty: the job's
   int nodes = 0;                          // size of the owned cluster; 0: the job's node count
   double capex_usd_per_node = 0;          // purchase price of one node incl. its share of network
-  double depreciation_years = 4;          // straight line
+  double depreciation_years = 4;          // straight line to the residual value
+  double residual_fraction = 0;           // resale value at the end of depreciation, share of capex
+  double financing_rate = 0;              // annual interest on the capex (0: paid in cash)
+  std::optional<double> financing_years;  // loan term; nullopt: depreciation_years
+  double maintenance_usd_per_year = 0;    // support contracts, per year for the whole cluster
+  double maintenance_fraction_per_year = 0;  // ... or as a share of capex per year (both add)
+  double colocation_usd_per_kw_month = 0; // colocation by IT power (node power, before PUE)
   double utilization = 0.6;               // busy share of the year (idle hours are paid too)
   std::optional<double> node_power_w;     // measured; nullopt: chips x chip power + host power
   double idle_power_fraction = 0.3;       // power drawn while idle, as a share of busy power
@@ -167,11 +230,13 @@ struct CostInputs {
   StorageInputs storage;
   TransferInputs transfer;
   EngineeringInputs engineering;
+  std::vector<Incident> incidents;
   CampaignInputs campaign;
   OwnedClusterInputs owned;
   EnergyInputs energy;
   std::optional<double> deadline_days;    // does one full run finish in time?
   std::string baseline_instance;          // the instance savings are computed against
+  std::vector<ServicePrice> services;     // storage and transfer prices (presets/services.json)
 };
 
 // Problems with the inputs alone, as {field, reason} (the JSON path of the scenario field);
@@ -283,6 +348,12 @@ struct Bill {
   double usd_per_year = 0;                // total cost of ownership per year
   double tco_usd_horizon = 0;             // over owned.horizon_years
   double usd_per_node_hour = 0;           // effective, idle hours included
+  std::vector<NamedTerm> tco_usd_by_item; // the horizon's cost of ownership by item (owned.*)
+  // The utilization at which the owned cluster's compute costs what the cloud's does for this
+  // campaign; nullopt with the reason in break_even_note when there is none.
+  std::optional<double> break_even_utilization;
+  std::string break_even_note;
+  std::vector<std::string> notes;         // what is free or assumed, e.g. same-region S3 traffic
   std::vector<std::string> warnings;
 };
 

@@ -192,6 +192,25 @@ struct LayerTimes {
   double cp = 0, ep_fwd = 0, ep_bwd = 0;
 };
 
+// Multi-head latent attention's projections up to the output projection (DeepSeek-V3, arXiv
+// 2412.19437, Section 2.1.1): the down-projections to the latents (and the shared rotary key) are
+// small and taken as replicated on every tp rank; the up-projections split by heads over tp.
+void mla_projections(const Ctx& x, LayerTimes& r) {
+  const ModelShape& m = x.m;
+  const double t = x.pl.tp, T = x.tokens_mb, h = m.hidden, n = m.heads / t, qk = head_dim(m);
+  const bool frozen = frozen_base(x.sc);
+  const double down = m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim;
+  const Ctx::Pass passes[] = {
+      x.linear(T, m.q_lora_rank > 0 ? down : m.kv_lora_rank + m.qk_rope_head_dim, h, frozen),
+      m.q_lora_rank > 0 ? x.linear(T, n * qk, m.q_lora_rank, frozen) : x.linear(T, n * qk, h, frozen),
+      x.linear(T, n * (qk - m.qk_rope_head_dim + m.v_head_dim), m.kv_lora_rank, frozen),
+  };
+  for (const auto& p : passes) {
+    r.matmul_fwd += p.fwd;
+    r.matmul_bwd += p.bwd;
+  }
+}
+
 // Per-layer, per-micro-batch times on one device, by kind of work; each part adds to r.
 void layer_gemms(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
@@ -206,8 +225,12 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
   // FFN-out split inputs over the tp ranks. KV heads are replicated when tp exceeds them.
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
   const double q = attention_width(m);
-  add(x.linear(T, q / t + 2 * kv_local, h, frozen));
-  add(x.linear(T, h, q / t, frozen));
+  if (is_mla(m)) {
+    mla_projections(x, r);
+  } else {
+    add(x.linear(T, q / t + 2 * kv_local, h, frozen));
+  }
+  add(x.linear(T, h, value_width(m) / t, frozen));
   const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
   if (m.moe_experts > 0) {
     // Balanced routing: each local expert sees the routed tokens of the data replicas in its ep
@@ -243,11 +266,12 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
 
 void layer_attention(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
-  const double t = x.pl.tp, T = x.tokens_mb, q = attention_width(m);
-  // Attention scores and context: 4 b s_q s_kv h FLOPs forward; FlashAttention skips the masked
-  // half for causal models and its backward costs 2.5 forwards (Dao 2023, Section 3).
+  const double t = x.pl.tp, T = x.tokens_mb, q = attention_width(m), v = value_width(m);
+  // Attention scores and context: 2 b s_q s_kv (h_qk + h_v) FLOPs forward (4 b s_q s_kv h when
+  // both are h); FlashAttention skips the masked half for causal models and its backward costs
+  // 2.5 forwards (Dao 2023, Section 3).
   const double s_kv = x.s;
-  double attn_flops = 4.0 * T * s_kv * q / t;
+  double attn_flops = 2.0 * T * s_kv * (q + v) / t;
   if (x.sc.flash_attention) {
     if (is_causal(m)) attn_flops *= 0.5;
     const bool v3 = x.sc.framework.attention_v3_kernels && x.cal().attention_v3_efficiency > 0;
@@ -418,7 +442,7 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
   const double q = attention_width(m);
-  double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * q / t +
+  double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * value_width(m) / t +
                 mask * T * h * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
@@ -447,6 +471,20 @@ Precision matmul_precision(const Scenario& s) {
   return cast ? Precision::bf16 : s.precision;
 }
 
+std::string lora_rank_reason(int rank, const ModelShape& m) {
+  return num(rank) + " exceeds the model's narrowest adapted weight (" + num(max_lora_rank(m)) +
+         ": hidden, attention, K/V and FFN widths); an adapter's rank cannot exceed it";
+}
+
+long long count_product(std::initializer_list<long long> factors) {
+  long long p = 1;
+  for (const long long f : factors) {
+    if (f <= 0) return f == 0 ? 0 : -1;  // a non-positive degree is reported by its own check
+    p = p > kCountCap / f ? kCountCap : p * f;
+  }
+  return p;
+}
+
 int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
 int chips_of(const Scenario& s) {
   return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;
@@ -455,6 +493,24 @@ int chips_of(const Scenario& s) {
 int tokens_per_sample(const ModelShape& m) {
   return m.kind == ModelKind::vit ? vit_tokens(m) : m.seq_len;
 }
+
+namespace {
+std::optional<InputProblem> check_mla(const ModelShape& m) {
+  auto bad = [](const char* f, std::string why) { return InputProblem{std::string("model.") + f, why}; };
+  if (m.q_lora_rank < 0 || m.kv_lora_rank < 0 || m.qk_rope_head_dim < 0 || m.v_head_dim < 0)
+    return bad("kv_lora_rank", "latent attention sizes must not be negative");
+  if (!is_mla(m)) {
+    if (m.q_lora_rank + m.qk_rope_head_dim + m.v_head_dim != 0)
+      return bad("kv_lora_rank", "must be set with q_lora_rank, qk_rope_head_dim or v_head_dim");
+    return std::nullopt;
+  }
+  if (m.v_head_dim <= 0) return bad("v_head_dim", "must be positive with latent attention");
+  if (m.qk_rope_head_dim >= head_dim(m))
+    return bad("qk_rope_head_dim", "must be below head_dim (" + num(head_dim(m)) + ")");
+  if (m.kv_heads != m.heads) return bad("kv_heads", "must equal heads with latent attention");
+  return std::nullopt;
+}
+}  // namespace
 
 std::optional<InputProblem> check_model(const ModelShape& m) {
   auto bad = [](const char* f, std::string why) { return InputProblem{std::string("model.") + f, why}; };
@@ -480,7 +536,10 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   if (m.moe_experts > 0 && (m.moe_top_k <= 0 || m.moe_top_k > m.moe_experts))
     return bad("moe_top_k", "must be between 1 and moe_experts (" + num(m.moe_experts) + ")");
   if (m.moe_experts == 0 && m.moe_top_k != 0) return bad("moe_top_k", "set without moe_experts");
-  return std::nullopt;
+  if (m.dense_layers < 0 || m.dense_layers >= m.layers || (m.dense_layers > 0 && m.moe_experts == 0))
+    return bad("dense_layers", "must be below layers (" + num(m.layers) + ") and needs moe_experts");
+  if (m.dense_layers > 0 && m.dense_ffn_hidden <= 0) return bad("dense_ffn_hidden", "must be positive");
+  return check_mla(m);
 }
 
 std::optional<InputProblem> check_plan(const Scenario& s) {
@@ -494,6 +553,11 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   if (a.devices_per_chip <= 0) return bad("instance.devices_per_chip", "must be positive");
   if (s.instance.chips_per_node <= 0) return bad("instance.chips_per_node", "must be positive");
   if (s.nodes <= 0) return bad("nodes", "must be positive");
+  // Every collective inside a node of several chips runs over this link: a 0 would surface as an
+  // infinite step time, far from its cause.
+  if (s.instance.chips_per_node > 1 && !(s.instance.intra.gbps_per_chip > 0))
+    return bad("instance.intra.gbps_per_chip", "is 0 but the " + num(s.instance.chips_per_node) +
+                                                   " chips of a node communicate over it");
   if (s.nodes > 1 && s.instance.inter_node_gbps <= 0)
     return bad("instance.inter_node_gbps", "is 0 but the job spans " + num(s.nodes) + " nodes");
   const int degrees[] = {pl.tp, pl.pp, pl.dp, pl.cp, pl.ep, pl.vpp, pl.micro_batch};
@@ -501,7 +565,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                          "parallel.ep", "parallel.vpp", "micro_batch"};
   for (int i = 0; i < 7; ++i)
     if (degrees[i] <= 0) return bad(names[i], "must be positive (got " + num(degrees[i]) + ")");
-  const long long product = 1LL * pl.tp * pl.pp * pl.dp * pl.cp;
+  const long long product = count_product({pl.tp, pl.pp, pl.dp, pl.cp});
   const int dev = devices_of(s);
   if (product != dev)
     return bad("parallel", "tp x pp x dp x cp = " + num(static_cast<double>(product)) +
@@ -517,7 +581,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   // Megatron-Core can count the embedding and the loss as one pipeline layer each
   // (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split): Llama 3.1 405B's
   // 126 layers then fill pp x vpp = 128 virtual stages.
-  if (1LL * pl.pp * pl.vpp > m.layers + 2LL)
+  if (count_product({pl.pp, pl.vpp}) > m.layers + 2LL)
     return bad("parallel.pp", "pp x vpp = " + num(1.0 * pl.pp * pl.vpp) + " exceeds layers + 2 (" +
                                   num(m.layers) + " layers, embedding and loss)");
   if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
@@ -529,7 +593,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     if (m.moe_experts % pl.ep != 0)
       return bad("parallel.ep", num(pl.ep) + " does not divide moe_experts (" + num(m.moe_experts) + ")");
     // Megatron-core carves expert-parallel groups out of tp x dp x cp ranks (see expert_tp).
-    const int dp_n = pl.dp * pl.cp;
+    const int dp_n = pl.dp * pl.cp;  // divides the devices (checked above): no overflow
     const bool inside_dp = dp_n % pl.ep == 0;
     const bool takes_tp = pl.ep % dp_n == 0 && pl.tp % (pl.ep / dp_n) == 0;
     if (!inside_dp && !takes_tp)
@@ -542,13 +606,15 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     return bad("parallel.zero", "framework " + s.framework.id + " implements ZeRO up to stage " +
                                     num(s.framework.max_zero) + " (got " + num(pl.zero) + ")");
   if (s.global_batch <= 0) return bad("global_batch", "must be positive");
-  const long long per_step = 1LL * pl.micro_batch * pl.dp;
+  const long long per_step = count_product({pl.micro_batch, pl.dp});
   if (s.global_batch % per_step != 0)
     return bad("global_batch", num(static_cast<double>(s.global_batch)) +
                                    " is not divisible by micro_batch x dp (" + num(pl.micro_batch) +
                                    " x " + num(pl.dp) + ")");
   if (s.mode == TrainingMode::lora && s.lora_rank <= 0)
     return bad("training.lora_rank", "must be positive for LoRA");
+  if (s.mode == TrainingMode::lora && s.lora_rank > max_lora_rank(m))
+    return bad("training.lora_rank", lora_rank_reason(s.lora_rank, m));
   if (!(s.train_tokens >= 0) || !std::isfinite(s.train_tokens))
     return bad("training.tokens", "must be a finite, non-negative number");
   return std::nullopt;
@@ -558,7 +624,7 @@ double model_flops_per_token(const Scenario& s) {
   const ModelShape& m = s.model;
   const ParamCounts c = count_params(m);
   // Matmul parameters: all but the embedding tables; the output layer counts even when tied.
-  double matmul = m.layers * c.per_layer_active;
+  double matmul = c.layers_active;
   if (m.kind == ModelKind::vit) {
     matmul += static_cast<double>(m.patch_size) * m.patch_size * m.channels * m.hidden;
   } else {
@@ -566,7 +632,9 @@ double model_flops_per_token(const Scenario& s) {
   }
   // Causal attention needs only the unmasked half of the score matrix (Megatron-Bridge's and
   // FlashAttention's FLOP counts halve it); counting the masked half would let MFU pass 1.
-  const double attention = 12.0 * m.layers * attention_width(m) * tokens_per_sample(m) * causal_share(m);
+  // Scores take the query/key width, context the value width (they differ under MLA).
+  const double attention = 6.0 * m.layers * (attention_width(m) + value_width(m)) * tokens_per_sample(m) *
+                           causal_share(m);
   if (s.mode == TrainingMode::lora) {
     // Frozen weights: forward and activation gradients only; adapters train fully.
     return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_params(m, s.lora_rank);
@@ -794,13 +862,15 @@ void fill_rates(Estimate& out, const Scenario& s, double step) {
   const bool sel_rc = s.plan.recompute == Recompute::selective;
   const int s_len = tokens_per_sample(m);
   const double tokens_per_step = static_cast<double>(s.global_batch) * s_len;
+  out.global_batch = s.global_batch;
   out.tokens_per_s = tokens_per_step / step;
   out.samples_per_s = static_cast<double>(s.global_batch) / step;
   out.tokens_per_s_per_chip = out.tokens_per_s / out.chips;
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
   // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
   // the attention scores for selective.
-  const double attention_fwd_per_token = 4.0 * m.layers * attention_width(m) * s_len * causal_share(m);
+  const double attention_fwd_per_token =
+      2.0 * m.layers * (attention_width(m) + value_width(m)) * s_len * causal_share(m);
   double replay = 0;
   if (full_rc) replay = out.model_flops_per_step / 3.0;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;

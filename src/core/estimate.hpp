@@ -1,5 +1,6 @@
 // Step time, throughput, utilization and memory of one training job under one parallel plan.
 #pragma once
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,13 @@ std::optional<InputProblem> check_model(const ModelShape& m);
 std::optional<InputProblem> check_plan(const Scenario& s);
 
 int devices_of(const Scenario& s);
+// A product of degrees or counts (tp x pp x dp x cp, pp x vpp, micro_batch x dp) in 64 bits,
+// saturated at kCountCap: int products of degrees up to 2^20 wrap (to 0, a division by zero, or
+// to a negative pipeline), and even four of them overflow 64 bits.
+constexpr long long kCountCap = 1LL << 62;
+long long count_product(std::initializer_list<long long> factors);
+// Why a LoRA rank above max_lora_rank(m) is refused (training.lora_rank).
+std::string lora_rank_reason(int rank, const ModelShape& m);
 // The precision matrix multiplications run at: the scenario's, or BF16 where the compiler
 // auto-casts FP32 matmuls (Neuron) and the scenario lets it.
 Precision matmul_precision(const Scenario& s);

@@ -1,5 +1,7 @@
 #include "core/params.hpp"
 
+#include <algorithm>
+
 namespace tc {
 
 int vit_tokens(const ModelShape& m) {
@@ -15,15 +17,32 @@ int head_dim(const ModelShape& m) {
 
 double attention_width(const ModelShape& m) { return static_cast<double>(m.heads) * head_dim(m); }
 
+bool is_mla(const ModelShape& m) { return m.kv_lora_rank > 0; }
+
+double value_width(const ModelShape& m) {
+  return is_mla(m) ? static_cast<double>(m.heads) * m.v_head_dim : attention_width(m);
+}
+
 namespace {
 double ffn_matrices(const ModelShape& m) { return m.gated_ffn ? 3.0 : 2.0; }
 
 // One FFN (dense or one expert) of width f: gated = 3 matrices (SwiGLU, Shazeer 2020), plain = 2.
-double ffn_params(const ModelShape& m) {
-  const double h = m.hidden, f = m.ffn_hidden;
+double ffn_params(const ModelShape& m, double f) {
+  const double h = m.hidden;
   double p = ffn_matrices(m) * h * f;
   if (m.biases) p += (m.gated_ffn ? 2.0 * f : f) + h;
   return p;
+}
+
+// DeepSeek-V3 (arXiv 2412.19437) Section 2.1.1, eqs. 1-10: W^DQ (h x q_lora) with an RMSNorm on
+// the latent and W^UQ, W^QR (q_lora x heads (nope + rope)); W^DKV and W^KR (h x (kv_lora + rope))
+// with an RMSNorm on the latent, W^UK and W^UV (kv_lora x heads (nope + v)); W^O (heads v x h).
+double mla_attention_params(const ModelShape& m) {
+  const double h = m.hidden, n = m.heads, qk = head_dim(m), v = m.v_head_dim;
+  const double q_lora = m.q_lora_rank, kv_lora = m.kv_lora_rank, rope = m.qk_rope_head_dim;
+  const double q = q_lora > 0 ? h * q_lora + q_lora + q_lora * n * qk : h * n * qk;
+  const double kv = h * (kv_lora + rope) + kv_lora + kv_lora * n * (qk - rope + v);
+  return q + kv + n * v * h;
 }
 }  // namespace
 
@@ -33,20 +52,23 @@ ParamCounts count_params(const ModelShape& m) {
   const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
   const double q = attention_width(m);
   // GQA (Ainslie et al. 2023): K and V project to kv_heads x head_dim; Q and O span the heads.
-  c.attention = 2.0 * h * q + 2.0 * h * kv + (m.biases ? q + 2.0 * kv + h : 0.0);
+  c.attention = is_mla(m) ? mla_attention_params(m)
+                          : 2.0 * h * q + 2.0 * h * kv + (m.biases ? q + 2.0 * kv + h : 0.0);
   // LayerNorm has a scale and a bias; RMSNorm only a scale. Two per block (pre-attention, pre-FFN).
   c.norms = (m.biases ? 4.0 : 2.0) * h;
   if (m.moe_experts > 0) {
-    c.expert = ffn_params(m);
+    c.expert = ffn_params(m, m.ffn_hidden);
     c.shared_experts = m.moe_shared_experts * c.expert;
     c.router = h * m.moe_experts;
   } else {
-    c.ffn_dense = ffn_params(m);
+    c.ffn_dense = ffn_params(m, m.ffn_hidden);
   }
   c.per_layer_total = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts +
                       m.moe_experts * c.expert;
   c.per_layer_active = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts +
                        m.moe_top_k * c.expert;
+  if (m.dense_layers > 0) c.dense_layer = c.attention + c.norms + ffn_params(m, m.dense_ffn_hidden);
+  const int moe_layers = m.layers - m.dense_layers;
 
   const double final_norm = (m.biases ? 2.0 : 1.0) * h;
   switch (m.kind) {
@@ -70,9 +92,17 @@ ParamCounts count_params(const ModelShape& m) {
       break;
     }
   }
-  c.total = m.layers * c.per_layer_total + c.embeddings + c.output;
-  c.active = m.layers * c.per_layer_active + c.embeddings + c.output;
+  c.layers_active = moe_layers * c.per_layer_active + m.dense_layers * c.dense_layer;
+  c.total = moe_layers * c.per_layer_total + m.dense_layers * c.dense_layer + c.embeddings + c.output;
+  c.active = c.layers_active + c.embeddings + c.output;
   return c;
+}
+
+int max_lora_rank(const ModelShape& m) {
+  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  const double narrowest = std::min({static_cast<double>(m.hidden), attention_width(m), kv,
+                                     static_cast<double>(m.ffn_hidden)});
+  return static_cast<int>(std::max(1.0, std::min(narrowest, 1e9)));
 }
 
 double lora_params(const ModelShape& m, int rank) {

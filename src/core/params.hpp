@@ -18,15 +18,25 @@ struct ParamCounts {
   double active = 0;        // touched per token (top-k experts only)
   double per_layer_total = 0;
   double per_layer_active = 0;
+  double dense_layer = 0;   // one of the model's dense_layers (attention, norms, dense FFN)
+  double layers_active = 0; // every transformer layer's active parameters
 };
 
 int vit_tokens(const ModelShape& m);             // patches + CLS token
 int head_dim(const ModelShape& m);
 // Width of the attention: heads x head_dim (= hidden unless head_dim is set apart).
 double attention_width(const ModelShape& m);
+// Width of the attention's values and of the output projection's input: heads x v_head_dim with
+// multi-head latent attention, else attention_width.
+double value_width(const ModelShape& m);
+bool is_mla(const ModelShape& m);
 ParamCounts count_params(const ModelShape& m);
 // LoRA adapters on the four attention projections and the FFN matrices of every layer
 // (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers).
 double lora_params(const ModelShape& m, int rank);
+// The largest meaningful LoRA rank: an adapter B A on a d_in x d_out weight has rank at most
+// min(d_in, d_out) (Hu et al. 2021, "LoRA", section 4.1), so the rank is bounded by the narrowest
+// adapted weight: hidden, the attention width, the K/V width and the FFN width.
+int max_lora_rank(const ModelShape& m);
 
 }  // namespace tc

@@ -1,6 +1,8 @@
 #include "core/plan_search.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace tc {
@@ -10,6 +12,7 @@ namespace {
 // The most plans one search evaluates: a few thousand for real clusters; a pathological input (a
 // hundred thousand layers on a hundred million devices) would otherwise enumerate millions.
 constexpr int kMaxPlans = 200000;
+constexpr long long kMaxGlobalBatch = 1000000000;  // the scenario field's range
 
 std::vector<int> divisors(int n, int limit) {
   std::vector<int> d;
@@ -23,16 +26,12 @@ std::vector<int> choices(int requested, std::vector<int> all) {
   return all;
 }
 
-}  // namespace
-
-namespace {
-
 // Interleaving degrees that split the layers evenly, up to 8 chunks per stage.
 std::vector<int> vpp_choices(const PlanRequest& rq, int pp, int layers) {
   if (rq.vpp != kAuto) return {rq.vpp};
   std::vector<int> vpps = {1};
   if (pp > 1)
-    for (int v = 2; v <= 8 && pp * v <= layers; v *= 2)
+    for (int v = 2; v <= 8 && count_product({pp, v}) <= layers; v *= 2)
       if (layers % (pp * v) == 0) vpps.push_back(v);
   return vpps;
 }
@@ -48,110 +47,305 @@ std::vector<int> micro_batch_choices(const PlanRequest& rq, int dp, long long gl
   return mbs;
 }
 
-}  // namespace
+std::vector<int> expert_choices(const Scenario& base, const PlanRequest& rq) {
+  // Expert parallelism only means something for mixture-of-experts models.
+  std::vector<int> moe_eps = {1};
+  if (base.model.moe_experts > 0) moe_eps = divisors(base.model.moe_experts, devices_of(base));
+  return choices(rq.ep, moe_eps);
+}
 
-SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
-  SearchResult res;
+// Why no plan was even checked: the degrees fixed by the request leave no split of the devices
+// (e.g. pp 3 with dp 2 on 8 devices). Says which knobs to change.
+InputProblem no_split(const PlanRequest& rq, int devices) {
+  std::string fixed;
+  const std::pair<const char*, int> knobs[] = {{"tp", rq.tp}, {"cp", rq.cp}, {"pp", rq.pp}, {"dp", rq.dp}};
+  for (const auto& [name, value] : knobs)
+    if (value != kAuto) fixed += (fixed.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(value);
+  if (fixed.empty())
+    return {"parallel", "no tp x cp x pp x dp splits the " + std::to_string(devices) + " devices of the cluster"};
+  return {"parallel", "the fixed degrees (" + fixed + ") leave no tp x cp x pp x dp equal to the " +
+                          std::to_string(devices) + " devices of the cluster: set some of them to \"auto\", "
+                          "or change nodes or chips"};
+}
+
+// tp x cp x pp x dp of the cluster; `divides` false: tp x cp does not divide the devices.
+struct Layout {
+  int tp = 1, cp = 1, pp = 1, dp = 1;
+  bool divides = true;
+};
+
+// Every layout the request allows, in the order the search meets them. Tensor parallelism stays
+// inside the scale-up domain unless asked for explicitly.
+std::vector<Layout> layouts(const Scenario& base, const PlanRequest& rq) {
   const int devices = devices_of(base);
   const int per_node = base.instance.chips_per_node * base.accelerator.devices_per_chip;
   const ModelShape& m = base.model;
-  if (auto p = check_model(m)) {
-    res.why_none = *p;
-    return res;
-  }
-
-  // Tensor parallelism stays inside the scale-up domain unless asked for explicitly.
-  const auto tps = choices(rq.tp, divisors(devices, std::min(per_node, m.heads)));
-  const auto cps = choices(rq.cp, {1});
-  // Expert parallelism only means something for mixture-of-experts models.
-  std::vector<int> moe_eps = {1};
-  if (m.moe_experts > 0) moe_eps = divisors(m.moe_experts, devices);
-  const auto eps = choices(rq.ep, moe_eps);
-  const auto zeros = choices(rq.zero, {0, 1, 2, 3});
-  const auto recomputes = choices(rq.recompute, {static_cast<int>(Recompute::none),
-                                                 static_cast<int>(Recompute::selective),
-                                                 static_cast<int>(Recompute::full)});
-
-  Scenario s = base;
-  std::optional<Estimate> best_fit, least_memory;
-  bool have_problem = false, truncated = false;
-  for (int tp : tps) {
-    for (int cp : cps) {
-      const int rest = devices / std::max(1, tp * cp);
-      if (rest * tp * cp != devices) {
-        if (!have_problem)
-          res.why_none = {rq.tp != kAuto ? "parallel.tp" : "parallel.cp",
-                          "tp x cp = " + std::to_string(tp * cp) + " does not divide the " +
-                              std::to_string(devices) + " devices of the cluster"};
-        have_problem = true;
+  std::vector<Layout> out;
+  for (int tp : choices(rq.tp, divisors(devices, std::min(per_node, m.heads)))) {
+    for (int cp : choices(rq.cp, {1})) {
+      // In 64 bits: fixed degrees up to 2^20 each would wrap an int product (to 0: "tp x cp = 0").
+      const long long tp_cp = count_product({tp, cp});
+      const int rest = tp_cp > 0 && tp_cp <= devices ? static_cast<int>(devices / tp_cp) : 0;
+      if (rest * tp_cp != devices) {
+        out.push_back({tp, cp, 1, 1, false});
         continue;
       }
       for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
         const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
-        if (dp * pp != rest && rq.dp == kAuto) continue;
-        const std::vector<int> vpps = vpp_choices(rq, pp, m.layers);
-        const std::vector<int> mbs = micro_batch_choices(rq, dp, base.global_batch);
-        const std::vector<int> sps =
-            rq.sequence_parallel != kAuto ? std::vector<int>{rq.sequence_parallel}
-                                          : std::vector<int>{tp > 1 ? 1 : 0};
-        for (int vpp : vpps)
-          for (int ep : eps)
-            for (int zero : zeros) {
-              if (rq.zero == kAuto && (zero > base.framework.max_zero || (zero > 0 && dp * cp == 1))) continue;
-              for (int b : mbs)
-                for (int sp : sps)
-                  for (int rc : recomputes) {
-                    if (res.considered >= kMaxPlans) {
-                      truncated = true;
-                      continue;
-                    }
-                    ++res.considered;
-                    s.plan = {tp, pp, dp, cp, ep, vpp, sp != 0, zero, b, static_cast<Recompute>(rc)};
-                    if (auto p = check_plan(s)) {
-                      if (!have_problem) res.why_none = *p;
-                      have_problem = true;
-                      continue;
-                    }
-                    ++res.valid;
-                    const Memory mem = memory_per_device(s);
-                    if (!mem.fits) {
-                      if (!best_fit && (!least_memory || mem.total_gib < least_memory->memory.total_gib)) {
-                        least_memory = Estimate{};
-                        least_memory->plan = s.plan;
-                        least_memory->memory = mem;
-                      }
-                      continue;
-                    }
-                    ++res.fitting;
-                    Estimate e = estimate(s, false);
-                    if (!best_fit || e.step_time_s < best_fit->step_time_s ||
-                        (e.step_time_s == best_fit->step_time_s &&
-                         e.memory.total_gib < best_fit->memory.total_gib))
-                      best_fit = std::move(e);
-                  }
-            }
+        if (count_product({dp, pp}) != rest && rq.dp == kAuto) continue;
+        out.push_back({tp, cp, pp, dp, true});
       }
     }
   }
-  if (best_fit) {
-    s.plan = best_fit->plan;
-    res.best = estimate(s);
-  } else if (least_memory) {
-    s.plan = least_memory->plan;
-    res.best = estimate(s);
-    res.best->warnings.push_back("no plan among " + std::to_string(res.valid) +
-                                 " valid ones fits in memory; showing the one needing the least");
+  return out;
+}
+
+// The data-parallel share of a global batch: dp, times the micro-batch when it is fixed.
+long long batch_unit(const Layout& l, const PlanRequest& rq) {
+  return 1LL * l.dp * (rq.micro_batch != kAuto ? rq.micro_batch : 1);
+}
+
+long long nearest_multiple(long long batch, long long unit) {
+  return std::max(1LL, (batch + unit / 2) / unit) * unit;
+}
+
+// Faster per sequence; with the same batch, faster per step, then less memory.
+bool better(const Estimate& e, const Estimate& best) {
+  if (e.global_batch == best.global_batch)
+    return e.step_time_s < best.step_time_s ||
+           (e.step_time_s == best.step_time_s && e.memory.total_gib < best.memory.total_gib);
+  return e.step_time_s * static_cast<double>(best.global_batch) <
+         best.step_time_s * static_cast<double>(e.global_batch);
+}
+
+// One search: the plans of each layout at a batch, the best that fits and the least-memory one.
+class Search {
+ public:
+  Search(const Scenario& base, const PlanRequest& rq)
+      : base_(base), rq_(rq), s_(base), eps_(expert_choices(base, rq)),
+        zeros_(choices(rq.zero, {0, 1, 2, 3})),
+        recomputes_(choices(rq.recompute, {static_cast<int>(Recompute::none),
+                                           static_cast<int>(Recompute::selective),
+                                           static_cast<int>(Recompute::full)})) {}
+
+  void layout(const Layout& l, long long batch);
+  bool batch_blocked() const { return res_.valid == 0 && batch_blocked_; }
+  SearchResult finish();
+
+ private:
+  void plan(const ParallelPlan& p, long long batch);
+
+  const Scenario& base_;
+  const PlanRequest& rq_;
+  Scenario s_;
+  std::vector<int> eps_, zeros_, recomputes_;
+  SearchResult res_;
+  std::optional<Estimate> best_fit_, least_memory_;
+  bool have_problem_ = false, truncated_ = false, batch_blocked_ = false;
+};
+
+void Search::layout(const Layout& l, long long batch) {
+  if (!l.divides) {
+    if (!have_problem_)
+      res_.why_none = {rq_.tp != kAuto ? "parallel.tp" : "parallel.cp",
+                       "tp x cp = " + std::to_string(count_product({l.tp, l.cp})) + " does not divide the " +
+                           std::to_string(devices_of(base_)) + " devices of the cluster"};
+    have_problem_ = true;
+    return;
   }
-  if (res.best) res.best->plans_considered = res.considered;
-  if (res.best && truncated)
-    res.best->warnings.push_back("the plan search stopped after " + std::to_string(kMaxPlans) +
-                                 " plans; fix some of tp, pp, vpp, zero, micro_batch and recompute "
-                                 "to search the others");
+  const std::vector<int> sps = rq_.sequence_parallel != kAuto ? std::vector<int>{rq_.sequence_parallel}
+                                                              : std::vector<int>{l.tp > 1 ? 1 : 0};
+  for (int vpp : vpp_choices(rq_, l.pp, base_.model.layers))
+    for (int ep : eps_)
+      for (int zero : zeros_) {
+        if (rq_.zero == kAuto && (zero > base_.framework.max_zero || (zero > 0 && l.dp * l.cp == 1))) continue;
+        for (int b : micro_batch_choices(rq_, l.dp, batch))
+          for (int sp : sps)
+            for (int rc : recomputes_)
+              plan({l.tp, l.pp, l.dp, l.cp, ep, vpp, sp != 0, zero, b, static_cast<Recompute>(rc)}, batch);
+      }
+}
+
+void Search::plan(const ParallelPlan& p, long long batch) {
+  if (res_.considered >= kMaxPlans) {
+    truncated_ = true;
+    return;
+  }
+  ++res_.considered;
+  s_.plan = p;
+  s_.global_batch = batch;
+  if (auto problem = check_plan(s_)) {
+    batch_blocked_ |= problem->field == "global_batch";
+    if (!have_problem_) res_.why_none = *problem;
+    have_problem_ = true;
+    return;
+  }
+  ++res_.valid;
+  const Memory mem = memory_per_device(s_);
+  if (!mem.fits) {
+    if (!best_fit_ && (!least_memory_ || mem.total_gib < least_memory_->memory.total_gib)) {
+      least_memory_ = Estimate{};
+      least_memory_->plan = p;
+      least_memory_->memory = mem;
+      least_memory_->global_batch = batch;
+    }
+    return;
+  }
+  ++res_.fitting;
+  Estimate e = estimate(s_, false);
+  if (!best_fit_ || better(e, *best_fit_)) best_fit_ = std::move(e);
+}
+
+SearchResult Search::finish() {
+  const std::optional<Estimate>& chosen = best_fit_ ? best_fit_ : least_memory_;
+  if (chosen) {
+    s_.plan = chosen->plan;
+    s_.global_batch = chosen->global_batch;
+    res_.best = estimate(s_);
+    if (!best_fit_)
+      res_.best->warnings.push_back("no plan among " + std::to_string(res_.valid) +
+                                    " valid ones fits in memory; showing the one needing the least");
+    if (s_.global_batch != base_.global_batch) {
+      char change[32];
+      std::snprintf(change, sizeof change, "%+.1f%%",
+                    100.0 * (static_cast<double>(s_.global_batch) / static_cast<double>(base_.global_batch) - 1));
+      res_.best->warnings.insert(
+          res_.best->warnings.begin(),
+          "global_batch " + std::to_string(base_.global_batch) + " splits over no parallel plan of the " +
+              std::to_string(devices_of(base_)) + " devices; the estimate uses " + std::to_string(s_.global_batch) +
+              " (" + change + "), the batch near it whose plan runs fastest (global_batch_exact: true keeps "
+              "the batch and names the fixes)");
+    }
+    res_.best->plans_considered = res_.considered;
+    if (truncated_)
+      res_.best->warnings.push_back("the plan search stopped after " + std::to_string(kMaxPlans) +
+                                    " plans; fix some of tp, pp, vpp, zero, micro_batch and recompute "
+                                    "to search the others");
+  }
   // Every error names a field, even when the enumeration skipped all plans before checking one.
-  if (!res.best && res.why_none.reason.empty())
-    res.why_none = {"parallel", "no parallel plan matches the " + std::to_string(devices) +
-                                    " devices of the cluster"};
-  return res;
+  if (!res_.best && res_.why_none.reason.empty()) res_.why_none = no_split(rq_, devices_of(base_));
+  return res_;
+}
+
+}  // namespace
+
+std::vector<long long> batch_units(const Scenario& base, const PlanRequest& rq) {
+  std::vector<long long> units;
+  if (check_model(base.model)) return units;
+  Scenario s = base;
+  const std::vector<int> eps = expert_choices(base, rq);
+  for (const Layout& l : layouts(base, rq)) {
+    if (!l.divides) continue;
+    const long long unit = batch_unit(l, rq);
+    if (unit > kMaxGlobalBatch || std::find(units.begin(), units.end(), unit) != units.end()) continue;
+    s.global_batch = unit;
+    // Valid with some expert degree, the first interleaving and the defaults of the other knobs.
+    for (int ep : eps) {
+      s.plan = {l.tp, l.pp, l.dp, l.cp, ep, vpp_choices(rq, l.pp, base.model.layers)[0],
+                rq.sequence_parallel != kAuto ? rq.sequence_parallel != 0 : l.tp > 1,
+                rq.zero != kAuto ? rq.zero : 0, rq.micro_batch != kAuto ? rq.micro_batch : 1,
+                rq.recompute != kAuto ? static_cast<Recompute>(rq.recompute) : Recompute::selective};
+      if (!check_plan(s)) {
+        units.push_back(unit);
+        break;
+      }
+    }
+  }
+  std::sort(units.begin(), units.end());
+  return units;
+}
+
+bool batch_splits(long long global_batch, const std::vector<long long>& units) {
+  return std::any_of(units.begin(), units.end(), [&](long long u) { return global_batch % u == 0; });
+}
+
+SearchResult search_plan(const Scenario& base, const PlanRequest& rq) {
+  Search search(base, rq);
+  if (auto p = check_model(base.model)) {
+    SearchResult res;
+    res.why_none = *p;
+    return res;
+  }
+  const std::vector<Layout> all = layouts(base, rq);
+  for (const Layout& l : all) search.layout(l, base.global_batch);
+  if (search.batch_blocked() && !rq.exact_global_batch) {
+    // Each layout at the nearest batch its data-parallel share divides, if within 5% of the
+    // asked one (or as near as the nearest layout comes): tokens per step stay the user's choice.
+    long long nearest = -1;
+    for (long long u : batch_units(base, rq)) {
+      const long long d = std::llabs(nearest_multiple(base.global_batch, u) - base.global_batch);
+      if (nearest < 0 || d < nearest) nearest = d;
+    }
+    const long long tolerance = std::max(nearest, base.global_batch / 20);
+    for (const Layout& l : all) {
+      const long long batch = l.divides ? nearest_multiple(base.global_batch, batch_unit(l, rq)) : 0;
+      if (l.divides && std::llabs(batch - base.global_batch) <= tolerance && batch <= kMaxGlobalBatch)
+        search.layout(l, batch);
+    }
+  }
+  return search.finish();
+}
+
+namespace {
+
+// The scenario on `nodes` whole nodes, or on `chips` of its nodes.
+Scenario on_nodes(const Scenario& s, int nodes) {
+  Scenario v = s;
+  v.nodes = nodes;
+  v.chips = 0;
+  return v;
+}
+Scenario on_chips(const Scenario& s, int chips) {
+  Scenario v = s;
+  v.chips = chips;
+  v.nodes = (chips + s.instance.chips_per_node - 1) / s.instance.chips_per_node;
+  return v;
+}
+
+bool splits_on(const Scenario& s, const PlanRequest& rq) {
+  return batch_splits(s.global_batch, batch_units(s, rq));
+}
+
+// The nearest node count from the scenario's in `direction` (within `limit` steps) on which the
+// batch splits; 0 when none does.
+int nearest_nodes(const Scenario& s, const PlanRequest& rq, int direction, int limit) {
+  for (int d = 1; d <= limit; ++d) {
+    const long long n = s.nodes + 1LL * direction * d;
+    if (n < 1 || n > 1000000) return 0;
+    if (splits_on(on_nodes(s, static_cast<int>(n)), rq)) return static_cast<int>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+long long step_global_batch(const Scenario& s, const PlanRequest& rq, int direction) {
+  const long long b = s.global_batch;
+  long long next = direction > 0 ? kMaxGlobalBatch + 1 : 0;
+  for (long long u : batch_units(s, rq)) {
+    if (direction > 0) next = std::min(next, (b / u + 1) * u);
+    else if (b - 1 >= u) next = std::max(next, (b - 1) / u * u);
+  }
+  return next >= 1 && next <= kMaxGlobalBatch ? next : b;
+}
+
+int step_nodes(const Scenario& s, const PlanRequest& rq, int direction) {
+  const int d = direction > 0 ? 1 : -1;
+  if (const int n = nearest_nodes(s, rq, d, 1024); n > 0) return n;
+  return std::clamp(s.nodes + d, 1, 1000000);  // none splits nearby: every node count still estimates
+}
+
+BatchFixes batch_fixes(const Scenario& s, const PlanRequest& rq) {
+  BatchFixes f;
+  for (int d : {-1, 1})
+    if (const int n = nearest_nodes(s, rq, d, 64); n > 0) f.nodes.push_back(n);
+  for (int d : {-1, 1})
+    if (const long long b = step_global_batch(s, rq, d); b != s.global_batch) f.global_batches.push_back(b);
+  // Part of a node idle (whole nodes idle are the node counts above).
+  const int chips = chips_of(s);
+  for (int c = chips - 1; c >= std::max(1, chips - 512) && f.chips == 0; --c)
+    if (c % s.instance.chips_per_node != 0 && splits_on(on_chips(s, c), rq)) f.chips = c;
+  return f;
 }
 
 }  // namespace tc

@@ -122,6 +122,20 @@ struct ModelShape {
   int moe_experts = 0;
   int moe_top_k = 0;
   int moe_shared_experts = 0;
+  // Layers of a mixture-of-experts model that have a dense FFN of dense_ffn_hidden instead of
+  // experts (DeepSeek-V3's first_k_dense_replace, Qwen-MoE's mlp_only_layers). Counted exactly in
+  // the parameters; timed and held in memory as expert layers (see docs/hf-config.md).
+  int dense_layers = 0;
+  int dense_ffn_hidden = 0;
+  // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, Section 2.1; DeepSeek-V3, arXiv
+  // 2412.19437, Section 2.1.1): keys and values come from a kv_lora_rank latent (plus one shared
+  // rotary key of qk_rope_head_dim), queries from a q_lora_rank latent (0: straight from hidden).
+  // With MLA, head_dim is a query/key head's width (nope + rope) and v_head_dim a value head's;
+  // kv_heads = heads. kv_lora_rank 0: standard (grouped-query) attention, v_head_dim unused.
+  int q_lora_rank = 0;
+  int kv_lora_rank = 0;
+  int qk_rope_head_dim = 0;
+  int v_head_dim = 0;
   // ViT
   int image_size = 0;
   int patch_size = 0;
@@ -146,6 +160,9 @@ struct PlanRequest {
   int zero = kAuto;
   int micro_batch = kAuto;
   int recompute = kAuto;          // a Recompute value or kAuto
+  // false: a global batch that no plan splits over the cluster is replaced by the nearest that
+  // one does (a warning names both); true: no plan then, and the error names the nearest fixes.
+  bool exact_global_batch = false;
 };
 
 // Framework behaviour that is not hardware: overlap of communication, gradient precision.
@@ -214,6 +231,7 @@ struct Estimate {
   double tokens_per_s = 0;
   double samples_per_s = 0;
   double tokens_per_s_per_chip = 0;
+  long long global_batch = 0;           // sequences per step the estimate ran with
   double model_flops_per_step = 0;
   double hardware_flops_per_step = 0;
   double mfu = 0, hfu = 0;

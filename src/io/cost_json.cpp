@@ -5,12 +5,31 @@
 #include <cmath>
 
 #include "core/commitments.hpp"
+#include "io/schema.hpp"
 
 namespace tc::io {
 namespace {
 
 constexpr double kBig = 1e15;        // money, sizes, counts: anything larger is a typo
 constexpr double kHuge = 1e35;       // FLOPs, bytes
+// Bounds of the cost fields (docs/reliability.md lists them). A maximum is far beyond any real
+// campaign; a minimum keeps what the cost model divides by (an interval, a bandwidth, a share, a
+// number of years or runs) from making a bill overflow: 1e-300 runs per month is 1e300 months.
+constexpr double kMaxUsd = 1e12;           // a price, a salary, a capex per node
+constexpr double kMaxUsdPerUnit = 1e4;     // per GB, per GB-month, per kWh
+constexpr double kMaxGb = 1e12;            // a dataset or a transfer (an exabyte)
+constexpr double kMaxMinutes = 1e7;        // about 19 years
+constexpr double kMaxSeconds = 1e9;        // about 32 years
+constexpr double kMaxRuns = 1e6;
+constexpr double kMinRuns = 1e-3;
+constexpr double kMinIntervalMin = 1.0 / 60;  // one second between checkpoints
+constexpr double kMinWriteGBps = 1e-3;        // 1 MB/s
+constexpr double kMaxWriteGBps = 1e6;
+constexpr double kMaxRatePerHour = 100;       // failures per node-hour, interruptions per hour
+constexpr double kMinYears = 0.01, kMaxYears = 100;
+constexpr double kMinShare = 1e-3;            // utilization, truncated fraction
+constexpr double kMaxMonths = 1200;
+constexpr double kMaxPowerW = 1e7;
 
 const Json* section(const Json& doc, std::string_view key, const std::string& path) {
   if (!doc.is_object() || !has_key(doc, key)) return nullptr;
@@ -52,7 +71,7 @@ TierShare read_share(const Json& e, const std::string& path) {
   if (has_key(e, "fraction")) t.fraction = get_number(e, "fraction", path, 0, 1);
   if (has_key(e, "instances")) t.instances = get_int(e, "instances", path, 0, 1000000);
   if (has_key(e, "fallback")) t.fallback = tier_value(e, "fallback", path, false);
-  t.usd_per_hour = opt_number(e, "usd_per_hour", path, 0, kBig);
+  t.usd_per_hour = opt_number(e, "usd_per_hour", path, 0, kMaxUsd);
   if (has_key(e, "discount")) {
     const double d = get_number(e, "discount", path, 0, 1);
     if (!(d < 1)) throw InputError(path_key(path, "discount"), "must be < 1 (got 1)");
@@ -122,25 +141,100 @@ void read_pricing(CostInputs& in, const Json& doc) {
   in.pricing.mix_by = by_instances ? MixBy::instances : MixBy::fraction;
 }
 
+// Storage by service; retention in days (retention_months, the older field, still reads: one
+// month = 730 h, the AWS pricing convention). Ceilings beyond the reader's are in core validate().
+void read_storage(StorageInputs& x, const Json& s) {
+  const std::string sp = "overheads.storage";
+  check_keys(s, sp, {"usd_per_gb_month", "dataset_gb", "retention_days", "retention_months", "checkpoints_service",
+                     "dataset_service", "fsx_tier", "fsx_capacity_tib"});
+  x.usd_per_gb_month = opt_number(s, "usd_per_gb_month", sp, 0, kMaxUsdPerUnit);
+  x.dataset_gb = number_or(s, "dataset_gb", sp, 0, kMaxGb, x.dataset_gb);
+  if (has_key(s, "retention_days") && has_key(s, "retention_months"))
+    throw InputError(path_key(sp, "retention_months"), "give retention_days or retention_months, not both");
+  x.retention_days = number_or(s, "retention_days", sp, 0, kMaxMonths * 730.0 / 24.0, x.retention_days);
+  if (has_key(s, "retention_months")) x.retention_days = get_number(s, "retention_months", sp, 0, kMaxMonths) * 730.0 / 24.0;
+  const std::vector<std::string_view> services = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
+  if (has_key(s, "checkpoints_service")) x.checkpoints_service = get_enum(s, "checkpoints_service", sp, services);
+  if (has_key(s, "dataset_service")) x.dataset_service = get_enum(s, "dataset_service", sp, services);
+  if (has_key(s, "fsx_tier"))
+    x.fsx_tier = get_enum(s, "fsx_tier", sp,
+                          {"persistent_2_125", "persistent_2_250", "persistent_2_500", "persistent_2_1000", "scratch_2"});
+  if (has_key(s, "fsx_capacity_tib")) x.fsx_capacity_tib = get_number(s, "fsx_capacity_tib", sp, 1e-3, kMaxGb / 1024);
+}
+
+void read_transfer(TransferInputs& x, const Json& t) {
+  const std::string tp = "overheads.transfer";
+  check_keys(t, tp, {"cross_region_copies", "copy_gb", "copy_from_region", "copy_to_region",
+                     "cross_region_usd_per_gb", "egress_gb", "egress_gb_per_month", "egress_usd_per_gb"});
+  x.cross_region_copies = number_or(t, "cross_region_copies", tp, 0, kMaxRuns, x.cross_region_copies);
+  x.copy_gb = opt_number(t, "copy_gb", tp, 0, kMaxGb);
+  x.copy_from_region = get_string_or(t, "copy_from_region", tp, x.copy_from_region);
+  x.copy_to_region = get_string_or(t, "copy_to_region", tp, x.copy_to_region);
+  x.cross_region_usd_per_gb = opt_number(t, "cross_region_usd_per_gb", tp, 0, kMaxUsdPerUnit);
+  x.egress_gb = number_or(t, "egress_gb", tp, 0, kMaxGb, x.egress_gb);
+  x.egress_gb_per_month = number_or(t, "egress_gb_per_month", tp, 0, kMaxGb, x.egress_gb_per_month);
+  x.egress_usd_per_gb = opt_number(t, "egress_usd_per_gb", tp, 0, kMaxUsdPerUnit);
+}
+
+// "incidents": [{"kind": "oom", "hours": 4, "note": "A39"}, {"kind": "lost_day", "days": 2},
+//   {"kind": "throughput_regression", "fraction": 0.3, "days": 3},
+//   {"kind": "failed_runs", "fraction": 0.1, "progress": 0.5}]
+void read_incidents(CostInputs& in, const Json& doc) {
+  if (!doc.is_object() || !has_key(doc, "incidents")) return;
+  const Json& arr = get_array(doc, "incidents", "", 100);
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const std::string p = path_index("incidents", i);
+    require_object(arr[i], p);
+    Incident x;
+    const std::string kind = get_enum(arr[i], "kind", p, {"lost_day", "oom", "throughput_regression", "failed_runs"});
+    x.kind = kind == "lost_day" ? IncidentKind::lost_day
+             : kind == "oom"    ? IncidentKind::oom
+             : kind == "throughput_regression" ? IncidentKind::throughput_regression
+                                               : IncidentKind::failed_runs;
+    switch (x.kind) {
+      case IncidentKind::lost_day:
+        check_keys(arr[i], p, {"kind", "days", "note"});
+        x.days = number_or(arr[i], "days", p, kMinYears, kMaxMinutes / 1440, 1);
+        break;
+      case IncidentKind::oom:
+        check_keys(arr[i], p, {"kind", "hours", "note"});
+        x.hours = get_number(arr[i], "hours", p, kMinYears, kMaxMinutes / 60);
+        break;
+      case IncidentKind::throughput_regression:
+        check_keys(arr[i], p, {"kind", "fraction", "days", "note"});
+        x.fraction = get_number(arr[i], "fraction", p, 0, 1);
+        x.days = get_number(arr[i], "days", p, kMinYears, kMaxMinutes / 1440);
+        break;
+      case IncidentKind::failed_runs:
+        check_keys(arr[i], p, {"kind", "fraction", "progress", "note"});
+        x.fraction = get_number(arr[i], "fraction", p, 0, 1);
+        x.progress = get_positive_or(arr[i], "progress", p, 1, 1);
+        break;
+    }
+    x.note = get_string_or(arr[i], "note", p, "", kMaxTextLength);
+    in.incidents.push_back(x);
+  }
+}
+
 void read_overheads(CostInputs& in, const Json& doc) {
   const Json* o = section(doc, "overheads", "");
   if (!o) return;
   const std::string path = "overheads";
   check_keys(*o, path, {"compile", "warmup", "checkpoint", "failures", "spot", "queue_hours", "storage",
                         "transfer", "engineering"});
-  in.queue_hours = number_or(*o, "queue_hours", path, 0, kBig, in.queue_hours);
+  in.queue_hours = number_or(*o, "queue_hours", path, 0, kMaxMinutes / 60, in.queue_hours);
   if (const Json* c = section(*o, "compile", path)) {
     const std::string cp = "overheads.compile";
     check_keys(*c, cp, {"first_s", "recompile_s", "shapes", "cache_hit"});
-    in.compile.first_s = opt_number(*c, "first_s", cp, 0, kBig);
-    in.compile.recompile_s = opt_number(*c, "recompile_s", cp, 0, kBig);
+    in.compile.first_s = opt_number(*c, "first_s", cp, 0, kMaxSeconds);
+    in.compile.recompile_s = opt_number(*c, "recompile_s", cp, 0, kMaxSeconds);
     in.compile.shapes = get_int_or(*c, "shapes", cp, 1, 100000, in.compile.shapes);
     in.compile.cache_hit = number_or(*c, "cache_hit", cp, 0, 1, in.compile.cache_hit);
   }
   if (const Json* w = section(*o, "warmup", path)) {
     const std::string wp = "overheads.warmup";
     check_keys(*w, wp, {"minutes", "throughput"});
-    in.warmup.minutes = opt_number(*w, "minutes", wp, 0, kBig);
+    in.warmup.minutes = opt_number(*w, "minutes", wp, 0, kMaxMinutes);
     in.warmup.throughput = opt_number(*w, "throughput", wp, 0, 1);
   }
   if (const Json* c = section(*o, "checkpoint", path)) {
@@ -153,50 +247,34 @@ void read_overheads(CostInputs& in, const Json& doc) {
           throw InputError("overheads.checkpoint.interval_min", "must be a number of minutes or \"auto\" (got " +
                                                                     describe_value(v) + ")");
       } else {
-        in.checkpoint.interval_min = to_positive(v, "overheads.checkpoint.interval_min", kBig);
+        in.checkpoint.interval_min = to_number(v, "overheads.checkpoint.interval_min", kMinIntervalMin, kMaxMinutes);
       }
     }
-    in.checkpoint.write_gb_per_s = get_positive_or(*c, "write_gb_per_s", cp, kBig, in.checkpoint.write_gb_per_s);
+    if (has_key(*c, "write_gb_per_s"))
+      in.checkpoint.write_gb_per_s = get_number(*c, "write_gb_per_s", cp, kMinWriteGBps, kMaxWriteGBps);
     in.checkpoint.bytes_override = number_or(*c, "bytes", cp, 0, kHuge, 0);
     in.checkpoint.kept = get_int_or(*c, "kept", cp, 0, 100000, in.checkpoint.kept);
   }
   if (const Json* f = section(*o, "failures", path)) {
     const std::string fp = "overheads.failures";
     check_keys(*f, fp, {"per_node_hour", "restart_min"});
-    in.failures.per_node_hour = number_or(*f, "per_node_hour", fp, 0, kBig, in.failures.per_node_hour);
-    in.failures.restart_min = number_or(*f, "restart_min", fp, 0, kBig, in.failures.restart_min);
+    in.failures.per_node_hour = number_or(*f, "per_node_hour", fp, 0, kMaxRatePerHour, in.failures.per_node_hour);
+    in.failures.restart_min = number_or(*f, "restart_min", fp, 0, kMaxMinutes, in.failures.restart_min);
   }
   if (const Json* s = section(*o, "spot", path)) {
     const std::string sp = "overheads.spot";
     check_keys(*s, sp, {"interruptions_per_hour", "restart_min"});
-    in.spot.interruptions_per_hour = opt_number(*s, "interruptions_per_hour", sp, 0, kBig);
-    in.spot.restart_min = number_or(*s, "restart_min", sp, 0, kBig, in.spot.restart_min);
+    in.spot.interruptions_per_hour = opt_number(*s, "interruptions_per_hour", sp, 0, kMaxRatePerHour);
+    in.spot.restart_min = number_or(*s, "restart_min", sp, 0, kMaxMinutes, in.spot.restart_min);
   }
-  if (const Json* s = section(*o, "storage", path)) {
-    const std::string sp = "overheads.storage";
-    check_keys(*s, sp, {"usd_per_gb_month", "dataset_gb", "retention_months"});
-    in.storage.usd_per_gb_month = number_or(*s, "usd_per_gb_month", sp, 0, kBig, in.storage.usd_per_gb_month);
-    in.storage.dataset_gb = number_or(*s, "dataset_gb", sp, 0, kBig, in.storage.dataset_gb);
-    in.storage.retention_months = number_or(*s, "retention_months", sp, 0, kBig, in.storage.retention_months);
-  }
-  if (const Json* t = section(*o, "transfer", path)) {
-    const std::string tp = "overheads.transfer";
-    check_keys(*t, tp, {"cross_region_copies", "copy_gb", "cross_region_usd_per_gb", "egress_gb",
-                        "egress_gb_per_month", "egress_usd_per_gb"});
-    TransferInputs& x = in.transfer;
-    x.cross_region_copies = number_or(*t, "cross_region_copies", tp, 0, kBig, x.cross_region_copies);
-    x.copy_gb = opt_number(*t, "copy_gb", tp, 0, kBig);
-    x.cross_region_usd_per_gb = number_or(*t, "cross_region_usd_per_gb", tp, 0, kBig, x.cross_region_usd_per_gb);
-    x.egress_gb = number_or(*t, "egress_gb", tp, 0, kBig, x.egress_gb);
-    x.egress_gb_per_month = number_or(*t, "egress_gb_per_month", tp, 0, kBig, x.egress_gb_per_month);
-    x.egress_usd_per_gb = number_or(*t, "egress_usd_per_gb", tp, 0, kBig, x.egress_usd_per_gb);
-  }
+  if (const Json* s = section(*o, "storage", path)) read_storage(in.storage, *s);
+  if (const Json* t = section(*o, "transfer", path)) read_transfer(in.transfer, *t);
   if (const Json* e = section(*o, "engineering", path)) {
     const std::string ep = "overheads.engineering";
     check_keys(*e, ep, {"person_weeks", "usd_per_week", "spread_runs"});
-    in.engineering.person_weeks = number_or(*e, "person_weeks", ep, 0, kBig, 0);
-    in.engineering.usd_per_week = number_or(*e, "usd_per_week", ep, 0, kBig, 0);
-    in.engineering.spread_runs = number_or(*e, "spread_runs", ep, 0, kBig, 0);
+    in.engineering.person_weeks = number_or(*e, "person_weeks", ep, 0, kMaxRuns, 0);
+    in.engineering.usd_per_week = number_or(*e, "usd_per_week", ep, 0, kMaxUsd, 0);
+    in.engineering.spread_runs = get_zero_or_number_or(*e, "spread_runs", ep, kMinRuns, kMaxRuns, 0);
   }
 }
 
@@ -205,33 +283,40 @@ void read_campaign(CostInputs& in, const Json& doc) {
   if (!c) return;
   const std::string p = "campaign";
   check_keys(*c, p, {"runs", "full_runs", "truncated_fraction", "runs_per_month"});
-  in.campaign.runs = get_positive_or(*c, "runs", p, kBig, in.campaign.runs);
-  in.campaign.full_runs = opt_number(*c, "full_runs", p, 0, kBig);
-  in.campaign.truncated_fraction = get_positive_or(*c, "truncated_fraction", p, 1, in.campaign.truncated_fraction);
-  in.campaign.runs_per_month = number_or(*c, "runs_per_month", p, 0, kBig, 0);
+  in.campaign.runs = number_or(*c, "runs", p, kMinRuns, kMaxRuns, in.campaign.runs);
+  in.campaign.full_runs = opt_number(*c, "full_runs", p, 0, kMaxRuns);
+  in.campaign.truncated_fraction = number_or(*c, "truncated_fraction", p, kMinShare, 1, in.campaign.truncated_fraction);
+  in.campaign.runs_per_month = get_zero_or_number_or(*c, "runs_per_month", p, kMinRuns, kMaxRuns, 0);
 }
 
 void read_owned(CostInputs& in, const Json& doc) {
   const Json* o = section(doc, "owned_cluster", "");
   if (!o) return;
   const std::string p = "owned_cluster";
-  check_keys(*o, p, {"instance", "nodes", "capex_usd_per_node", "depreciation_years", "utilization",
-                     "node_power_w", "idle_power_fraction", "pue", "usd_per_kwh", "facility_usd_per_year",
-                     "staff_usd_per_year", "horizon_years"});
+  check_keys(*o, p, {"instance", "nodes", "capex_usd_per_node", "depreciation_years", "residual_fraction",
+                     "financing_rate", "financing_years", "maintenance_usd_per_year", "maintenance_fraction_per_year",
+                     "colocation_usd_per_kw_month", "utilization", "node_power_w", "idle_power_fraction", "pue",
+                     "usd_per_kwh", "facility_usd_per_year", "staff_usd_per_year", "horizon_years"});
   OwnedClusterInputs& x = in.owned;
   x.enabled = true;
   x.instance_id = get_string_or(*o, "instance", p, "");
   x.nodes = get_int_or(*o, "nodes", p, 1, 1000000, 0);
-  x.capex_usd_per_node = get_number(*o, "capex_usd_per_node", p, 0, kBig);
-  x.depreciation_years = get_positive_or(*o, "depreciation_years", p, 100, x.depreciation_years);
-  x.utilization = get_positive_or(*o, "utilization", p, 1, x.utilization);
-  x.node_power_w = opt_number(*o, "node_power_w", p, 0, kBig);
+  x.capex_usd_per_node = get_number(*o, "capex_usd_per_node", p, 0, kMaxUsd);
+  x.depreciation_years = number_or(*o, "depreciation_years", p, kMinYears, kMaxYears, x.depreciation_years);
+  x.residual_fraction = number_or(*o, "residual_fraction", p, 0, 1, x.residual_fraction);
+  x.financing_rate = number_or(*o, "financing_rate", p, 0, 1, x.financing_rate);
+  if (has_key(*o, "financing_years")) x.financing_years = get_number(*o, "financing_years", p, kMinYears, kMaxYears);
+  x.maintenance_usd_per_year = number_or(*o, "maintenance_usd_per_year", p, 0, kMaxUsd, 0);
+  x.maintenance_fraction_per_year = number_or(*o, "maintenance_fraction_per_year", p, 0, 1, 0);
+  x.colocation_usd_per_kw_month = number_or(*o, "colocation_usd_per_kw_month", p, 0, kMaxUsdPerUnit, 0);
+  x.utilization = number_or(*o, "utilization", p, kMinShare, 1, x.utilization);
+  x.node_power_w = opt_number(*o, "node_power_w", p, 0, kMaxPowerW);
   x.idle_power_fraction = number_or(*o, "idle_power_fraction", p, 0, 1, x.idle_power_fraction);
   x.pue = number_or(*o, "pue", p, 1, 10, x.pue);
-  x.usd_per_kwh = opt_number(*o, "usd_per_kwh", p, 0, kBig);
-  x.facility_usd_per_year = number_or(*o, "facility_usd_per_year", p, 0, kBig, 0);
-  x.staff_usd_per_year = number_or(*o, "staff_usd_per_year", p, 0, kBig, 0);
-  x.horizon_years = get_positive_or(*o, "horizon_years", p, 100, x.horizon_years);
+  x.usd_per_kwh = opt_number(*o, "usd_per_kwh", p, 0, kMaxUsdPerUnit);
+  x.facility_usd_per_year = number_or(*o, "facility_usd_per_year", p, 0, kMaxUsd, 0);
+  x.staff_usd_per_year = number_or(*o, "staff_usd_per_year", p, 0, kMaxUsd, 0);
+  x.horizon_years = number_or(*o, "horizon_years", p, kMinYears, kMaxYears, x.horizon_years);
 }
 
 void read_energy(CostInputs& in, const Json& doc) {
@@ -239,10 +324,10 @@ void read_energy(CostInputs& in, const Json& doc) {
   if (!e) return;
   const std::string p = "energy";
   check_keys(*e, p, {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"});
-  in.energy.usd_per_kwh = number_or(*e, "usd_per_kwh", p, 0, kBig, in.energy.usd_per_kwh);
+  in.energy.usd_per_kwh = number_or(*e, "usd_per_kwh", p, 0, kMaxUsdPerUnit, in.energy.usd_per_kwh);
   in.energy.grid_kg_co2e_per_kwh = number_or(*e, "grid_kg_co2e_per_kwh", p, 0, 100, in.energy.grid_kg_co2e_per_kwh);
   in.energy.cloud_pue = number_or(*e, "cloud_pue", p, 1, 10, in.energy.cloud_pue);
-  in.energy.node_power_w = opt_number(*e, "node_power_w", p, 0, kBig);
+  in.energy.node_power_w = opt_number(*e, "node_power_w", p, 0, kMaxPowerW);
 }
 
 Json number_or_null(double v, bool known) { return known && std::isfinite(v) ? Json(v) : Json(nullptr); }
@@ -269,8 +354,10 @@ CostInputs parse_cost_inputs(const Json& doc) {
   read_campaign(in, doc);
   read_owned(in, doc);
   read_energy(in, doc);
+  read_incidents(in, doc);
   if (doc.is_object() && has_key(doc, "deadline_days"))
-    in.deadline_days = get_positive(doc, "deadline_days", "", kBig);
+    in.deadline_days = get_number(doc, "deadline_days", "", scenario_field("deadline_days").min,
+                                  scenario_field("deadline_days").max);
   if (doc.is_object() && has_key(doc, "baseline_instance"))
     in.baseline_instance = get_string(doc, "baseline_instance", "");
   for (const auto& p : validate(in)) throw InputError(p.field, p.reason);
@@ -451,6 +538,9 @@ Json bill_json(const Bill& b) {
     j["usd_per_year"] = b.usd_per_year;
     j["tco_usd_horizon"] = b.tco_usd_horizon;
     j["usd_per_node_hour"] = b.usd_per_node_hour;
+    j["tco_usd_by_item"] = terms_json(b.tco_usd_by_item);
+    j["break_even_utilization"] = b.break_even_utilization ? Json(*b.break_even_utilization) : Json(nullptr);
+    j["break_even_note"] = b.break_even_note;
   }
   j["compute_usd_by_term"] = terms_json(b.instance_usd_by_term);
   j["runs"] = b.runs;
@@ -466,6 +556,7 @@ Json bill_json(const Bill& b) {
   j["node_power_w"] = number_or_null(b.node_power_w, b.energy_known);
   j["energy_kwh"] = number_or_null(b.energy_kwh, b.energy_known);
   j["co2e_kg"] = number_or_null(b.co2e_kg, b.energy_known);
+  j["notes"] = b.notes;
   j["warnings"] = b.warnings;
   return j;
 }

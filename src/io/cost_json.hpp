@@ -11,23 +11,40 @@
 //            or {"mix": [{"tier": "on_demand", "fraction": 0.2, "fallback": "capacity_block"},
 //                        {"tier": "spot", "fraction": 0.8}]}                  shares of hours
 //            or {"mix": [{"tier": "reserved_3y", "instances": 48}, {"tier": "spot", "instances": 16}]}
-//               tier: on_demand | reserved_1y | reserved_3y | capacity_block | spot | custom
-//               (custom: "usd_per_hour" or "discount" off on demand; spot: optional "discount")
-//               "spot_discount": fraction off on demand for every spot share (default: preset)
+//               tier: on_demand | reserved_1y|3y[_convertible][_partial_upfront|_all_upfront] |
+//                     savings_plan_compute_1y|3y | savings_plan_instance_1y|3y | capacity_block |
+//                     spot | sagemaker | custom   (core/commitments.hpp)
+//               (custom: "usd_per_hour" or "discount" off on demand; savings plans: "discount",
+//               required, at most the published maximum; spot: optional "discount")
+//               "spot_discount": fraction off on demand for every spot share (default: the
+//               Spot Instance Advisor's saving in the region, else the preset's)
+//               "region": "us-east-1", "instance_regions": {"trn2.48xlarge": "us-east-2"},
+//               "idle_commitment": "bill" | "share" (who pays a term's or a block's idle hours)
 //   "overheads": {"compile": {"first_s", "recompile_s", "shapes", "cache_hit"},
 //                 "warmup": {"minutes", "throughput"},
 //                 "checkpoint": {"interval_min" (number or "auto"), "write_gb_per_s", "bytes", "kept"},
 //                 "failures": {"per_node_hour", "restart_min"},
 //                 "spot": {"interruptions_per_hour", "restart_min"},
 //                 "queue_hours",
-//                 "storage": {"usd_per_gb_month", "dataset_gb", "retention_months"},
-//                 "transfer": {"cross_region_copies", "copy_gb", "cross_region_usd_per_gb",
-//                              "egress_gb", "egress_gb_per_month", "egress_usd_per_gb"},
+//                 "storage": {"dataset_gb", "retention_days" (or the older "retention_months"),
+//                             "checkpoints_service", "dataset_service" (s3_standard |
+//                             s3_express_one_zone | fsx_lustre), "fsx_tier" (persistent_2_125 |
+//                             _250 | _500 | _1000 | scratch_2), "fsx_capacity_tib",
+//                             "usd_per_gb_month" (flat, instead of the services' rates)},
+//                 "transfer": {"cross_region_copies", "copy_gb", "copy_from_region", "copy_to_region",
+//                              "cross_region_usd_per_gb", "egress_gb", "egress_gb_per_month",
+//                              "egress_usd_per_gb" (flat, instead of the tiers)},
 //                 "engineering": {"person_weeks", "usd_per_week", "spread_runs"}}
 //   "campaign": {"runs", "full_runs", "truncated_fraction", "runs_per_month"}
+//   "incidents": [{"kind": "lost_day", "days"} | {"kind": "oom", "hours"} |
+//                 {"kind": "throughput_regression", "fraction", "days"} |
+//                 {"kind": "failed_runs", "fraction", "progress"}, each with an optional "note"]
 //   "owned_cluster": {"instance", "nodes", "capex_usd_per_node", "depreciation_years",
-//                     "utilization", "node_power_w", "idle_power_fraction", "pue", "usd_per_kwh",
-//                     "facility_usd_per_year", "staff_usd_per_year", "horizon_years"}
+//                     "residual_fraction", "financing_rate", "financing_years",
+//                     "maintenance_usd_per_year", "maintenance_fraction_per_year",
+//                     "colocation_usd_per_kw_month", "utilization", "node_power_w",
+//                     "idle_power_fraction", "pue", "usd_per_kwh", "facility_usd_per_year",
+//                     "staff_usd_per_year", "horizon_years"}
 //   "energy": {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"}
 //   "deadline_days": number, "baseline_instance": "p4d.24xlarge"
 //   "claims": [{"id" ("A12": unique), "text", "reason" (why it cannot be checked), "instance",

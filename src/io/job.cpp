@@ -1,6 +1,8 @@
 #include "io/job.hpp"
 
+#include "core/owned_cluster.hpp"
 #include "io/report.hpp"
+#include "io/url_state.hpp"
 
 namespace tc::io {
 
@@ -33,11 +35,46 @@ void add_baseline(CostReport& r, const Job& job, const PresetLibrary& lib) {
     r.result.warnings.push_back("baseline_instance: " + base + " has unpriced hours; no saving computed");
 }
 
+// An owned cluster of other hardware than the job's (seed case E: owned H100 beside a Trainium
+// job): the job planned and run on owned_cluster.nodes of owned_cluster.instance, against the
+// job's cloud bill. Owned hardware of the job's own instance is costed by evaluate_cost().
+void add_owned_elsewhere(CostReport& r, const Job& job, const PresetLibrary& lib) {
+  const OwnedClusterInputs& oc = job.cost.owned;
+  if (!oc.enabled || oc.instance_id.empty() || oc.instance_id == job.spec.scenario.instance.id) return;
+  lib.require_instance(oc.instance_id, "owned_cluster.instance");  // an unknown id is an input error
+  ScenarioSpec ospec;
+  Estimate oest;
+  try {
+    ospec = with_instance(job.spec, lib, oc.instance_id);
+    // The scenario's layout is for its own instance: the owned hardware gets a plan of its own.
+    ospec.request = PlanRequest{};
+    ospec = with_nodes(ospec, oc.nodes > 0 ? oc.nodes : ospec.scenario.nodes);
+    oest = run_estimate(ospec);
+  } catch (const InputError& e) {
+    // Hardware that cannot run the job leaves the cloud bill standing, and says why.
+    r.result.warnings.push_back("owned_cluster.instance: " + oc.instance_id + " cannot run this job (" + e.what() +
+                                "); no owned bill");
+    return;
+  }
+  const Scenario& sc = ospec.scenario;
+  OwnedResult o = evaluate_owned(job.cost, job_perf(sc, oest), sc.instance, sc.accelerator, r.result.bill);
+  r.result.owned_wall = o.wall;
+  o.bill.notes.push_back("owned_cluster: the job planned afresh on " + std::to_string(sc.nodes) + " x " + sc.instance.id +
+                         " (plan " + std::to_string(oest.plan.tp) + " tp x " + std::to_string(oest.plan.pp) + " pp x " +
+                         std::to_string(oest.plan.dp) + " dp), not on the scenario's layout");
+  if (!oest.memory.fits)
+    o.bill.warnings.push_back("owned_cluster: the job does not fit in the memory of " + std::to_string(sc.nodes) +
+                              " x " + sc.instance.id + " with any plan searched");
+  for (const auto& w : o.bill.warnings) r.result.warnings.push_back(w);
+  r.result.owned = std::move(o.bill);
+}
+
 CostReport cost_report(const Job& job, const Estimate& est, const PresetLibrary& lib,
                        const EvaluateOptions& options) {
   if (job.cost_error) throw *job.cost_error;
   CostReport r;
   r.result = cost_on(job.cost, job.spec, est);
+  if (options.owned) add_owned_elsewhere(r, job, lib);
   if (options.baseline) add_baseline(r, job, lib);
   if (options.claims) {
     if (job.claims_error) throw *job.claims_error;
@@ -62,6 +99,7 @@ Job parse_job(const Json& doc, const PresetLibrary& lib, const std::string& labe
   job.spec = parse_scenario(doc, lib, label);
   try {
     job.cost = parse_cost_inputs(doc);
+    job.cost.services = lib.services;
   } catch (const InputError& e) {
     job.cost_error = e;
   }
@@ -75,6 +113,41 @@ Job parse_job(const Json& doc, const PresetLibrary& lib, const std::string& labe
 
 Job parse_job_text(const std::string& text, const PresetLibrary& lib, const std::string& label) {
   return parse_job(parse_json(text, label), lib, label);
+}
+
+namespace {
+
+// An error on a scenario path, named as a link spells it, with the path: "n (nodes): ...",
+// "o.checkpoint.interval_min (overheads.checkpoint.interval_min): ...".
+InputError as_link_error(const InputError& e) {
+  const std::string& path = e.field();
+  for (const auto& f : scenario_fields())
+    if (!f.hash_key.empty() && f.path == path) return InputError(std::string(f.hash_key) + " (" + path + ")", e.reason());
+  for (const auto& [section, key] : {std::pair<const char*, const char*>{"overheads.", "o."}, {"campaign.", "k."},
+                                     {"energy.", "e."}})
+    if (path.rfind(section, 0) == 0)
+      return InputError(key + path.substr(std::string(section).size()) + " (" + path + ")", e.reason());
+  return e;
+}
+
+}  // namespace
+
+Job parse_job_link(std::string_view link, const PresetLibrary& lib) {
+  const auto hash_at = link.find('#');
+  if (hash_at == std::string_view::npos && link.find("://") != std::string_view::npos)
+    throw InputError("link", "has no # part: the scenario travels in the hash (#v1&m=...)");
+  const std::string_view hash = hash_at == std::string_view::npos ? link : link.substr(hash_at);
+  const UrlState st = parse_url_hash(hash, Json::object());
+  if (!st.has_scenario) throw InputError("link", "names no scenario (no v1 keys)");
+  Job job;
+  try {
+    job = parse_job(st.scenario, lib, "link");
+  } catch (const InputError& e) {
+    throw as_link_error(e);
+  }
+  // A link carries no claims; a cost section it sets wrong is its error, named by its key.
+  if (job.cost_error) throw as_link_error(*job.cost_error);
+  return job;
 }
 
 Job job_on_instance(const Job& job, const PresetLibrary& lib, const std::string& instance_id) {

@@ -29,6 +29,9 @@ struct Job {
 // Throws InputError naming the field when the scenario itself does not read.
 Job parse_job(const Json& doc, const PresetLibrary& lib, const std::string& label);
 Job parse_job_text(const std::string& text, const PresetLibrary& lib, const std::string& label);
+// A page link (https://host/page#v1&m=...) or its hash, decoded by parse_url_hash as the page
+// decodes it, over an empty base. Errors name the link key ("n (nodes): must be <= 1000000 ...").
+Job parse_job_link(std::string_view link, const PresetLibrary& lib);
 
 // The same job on another instance or node count (see with_instance, with_nodes).
 Job job_on_instance(const Job& job, const PresetLibrary& lib, const std::string& instance_id);
@@ -40,9 +43,11 @@ Job job_with_plan(const Job& job, const ParallelPlan& plan, bool loose);
 struct EvaluateOptions {
   bool claims = true;
   bool baseline = true;   // the baseline instance needs a plan search of its own
+  bool owned = true;      // so does an owned cluster of another instance than the job's
 };
-// A comparison row or scaling point: its own bill, neither claims nor baseline.
-constexpr EvaluateOptions kVariantOptions{false, false};
+// A comparison row or scaling point: its own bill, neither claims, baseline nor owned cluster
+// of other hardware.
+constexpr EvaluateOptions kVariantOptions{false, false, false};
 
 struct Result {
   Estimate est;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <set>
 
@@ -16,6 +17,11 @@ std::size_t utf8_boundary(std::string_view s, std::size_t at) {
   return at;
 }
 }  // namespace
+
+bool is_id_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '-' || c == '+';
+}
 
 std::string path_key(const std::string& base, std::string_view key) {
   if (base.empty() || base.back() == ' ') return base + std::string(key);
@@ -71,7 +77,16 @@ std::string strip_library_prefix(const std::string& what) {
 std::size_t nesting_depth(const std::string& text, std::size_t limit) {
   std::size_t depth = 0, deepest = 0;
   bool in_string = false, escaped = false;
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    // Comments (which parse_json accepts) hold no brackets that count.
+    if (!in_string && c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
+      const bool line = text[i + 1] == '/';
+      const std::size_t end = text.find(line ? "\n" : "*/", i + 2);
+      if (end == std::string::npos) break;
+      i = end + (line ? 0 : 1);
+      continue;
+    }
     if (in_string) {
       if (escaped) escaped = false;
       else if (c == '\\') escaped = true;
@@ -125,6 +140,9 @@ class KeyChecker : public nlohmann::json_sax<Json> {
  private:
   bool value() {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    if (++values_ > kMaxJsonValues)
+      throw InputError(label_, "holds more than " + std::to_string(kMaxJsonValues) +
+                                   " values (numbers, strings, arrays, objects); not parsed");
     return true;
   }
   bool end() {
@@ -133,6 +151,7 @@ class KeyChecker : public nlohmann::json_sax<Json> {
   }
   const std::string& label_;
   std::vector<Frame> frames_;
+  std::size_t values_ = 0;
 };
 
 }  // namespace
@@ -156,6 +175,19 @@ std::string shown_text(std::string_view text, std::size_t max) {
 
 std::string shown_key(std::string_view key) { return shown_text(key, 64); }
 
+std::string read_capped(std::istream& in, const std::string& label) {
+  std::string text;
+  char chunk[1 << 16];
+  while (in) {
+    in.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputBytes)
+      throw InputError(label, "larger than 16 MiB (" + std::to_string(kMaxInputBytes) + " bytes); not read further");
+  }
+  if (in.bad()) throw InputError(label, "cannot be read");
+  return text;
+}
+
 Json parse_json(const std::string& text, const std::string& label) {
   if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
     throw InputError(label, "malformed JSON: arrays and objects nested deeper than " +
@@ -164,10 +196,12 @@ Json parse_json(const std::string& text, const std::string& label) {
   // Two linear passes: a SAX pass that checks the syntax and duplicate keys, then the plain parser.
   // (nlohmann's callback parser scans the parent container at every object's end, which makes
   // an array of n objects cost n^2: minutes for a few megabytes.)
+  // Comments (// and /* */) are accepted: scenario files are written and annotated by hand, as
+  // the README's example is. The library skips them outside strings only.
   KeyChecker checker(label);
-  Json::sax_parse(text, &checker);
+  Json::sax_parse(text, &checker, nlohmann::detail::input_format_t::json, true, true);
   try {
-    return Json::parse(text);
+    return Json::parse(text, nullptr, true, true);
   } catch (const Json::exception& e) {
     throw InputError(label, "malformed JSON: " + strip_library_prefix(e.what()));
   }
@@ -264,18 +298,39 @@ void check_keys(const Json& obj, const std::string& path,
   }
 }
 
+std::string exact_number(double v) {
+  // As format_number where that reads back exactly (1000, 0.5, 1e+09), else the shortest text
+  // that does (1.0000000001, 5e-324).
+  const std::string plain = format_number(v);
+  if (!std::isfinite(v) || std::strtod(plain.c_str(), nullptr) == v) return plain;
+  char buf[40];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+double check_number(double d, const std::string& path, double min, double max) {
+  const std::string got = " (got " + exact_number(d) + ")";
+  if (!std::isfinite(d)) throw InputError(path, "must be a finite number" + got);
+  // A denormal (below 2.2e-308) is never a measured or chosen figure: it only appears from a typo
+  // or an attack, and its reciprocal overflows to inf further on.
+  if (std::fpclassify(d) == FP_SUBNORMAL)
+    throw InputError(path, "is a denormal number (nonzero, below 2.2e-308), not a usable value" + got);
+  if (d < min) throw InputError(path, "must be >= " + format_number(min) + got);
+  if (d > max) throw InputError(path, "must be <= " + format_number(max) + got);
+  return d + 0.0;  // -0.0 reads as 0: a sign on zero would reach the results ("-0.0 s")
+}
+
 double to_number(const Json& v, const std::string& path, double min, double max) {
   if (!v.is_number()) throw InputError(path, "must be a number (got " + describe_value(v) + ")");
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) throw InputError(path, "must be a finite number (got " + format_number(d) + ")");
-  if (d < min) throw InputError(path, "must be >= " + format_number(min) + " (got " + format_number(d) + ")");
-  if (d > max) throw InputError(path, "must be <= " + format_number(max) + " (got " + format_number(d) + ")");
-  return d;
+  return check_number(v.get<double>(), path, min, max);
 }
 
 double to_positive(const Json& v, const std::string& path, double max) {
   const double d = to_number(v, path, -HUGE_VAL, max);
-  if (!(d > 0)) throw InputError(path, "must be > 0 (got " + format_number(d) + ")");
+  if (!(d > 0)) throw InputError(path, "must be > 0 (got " + exact_number(d) + ")");
   return d;
 }
 
@@ -283,7 +338,7 @@ long long to_int64(const Json& v, const std::string& path, long long min, long l
   // Range first, in double, so that a huge value is reported as out of range, not as overflow.
   const double d = to_number(v, path, static_cast<double>(min), static_cast<double>(max));
   if (v.is_number_float() && d != std::floor(d)) {
-    throw InputError(path, "must be an integer (got " + format_number(d) + ")");
+    throw InputError(path, "must be an integer (got " + exact_number(d) + ")");
   }
   return static_cast<long long>(d);
 }
@@ -328,6 +383,22 @@ double get_number_nullable(const Json& obj, std::string_view key, const std::str
 
 double get_positive(const Json& obj, std::string_view key, const std::string& path, double max) {
   return to_positive(require_key(obj, key, path), path_key(path, key), max);
+}
+
+double check_zero_or_at_least(double v, const std::string& path, double min_positive) {
+  if (v > 0 && v < min_positive)
+    throw InputError(path, "must be 0 or >= " + format_number(min_positive) + " (got " + exact_number(v) + ")");
+  return v;
+}
+
+double get_zero_or_number(const Json& obj, std::string_view key, const std::string& path,
+                          double min_positive, double max) {
+  return check_zero_or_at_least(get_number(obj, key, path, 0, max), path_key(path, key), min_positive);
+}
+
+double get_zero_or_number_or(const Json& obj, std::string_view key, const std::string& path,
+                             double min_positive, double max, double fallback) {
+  return has_key(obj, key) ? get_zero_or_number(obj, key, path, min_positive, max) : fallback;
 }
 
 double get_positive_or(const Json& obj, std::string_view key, const std::string& path, double max,

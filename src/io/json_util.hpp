@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,20 @@ using Json = nlohmann::json;
 constexpr std::size_t kMaxStringLength = 200;   // ids, names, regions, enum values
 constexpr std::size_t kMaxTextLength = 2000;    // source citations and notes
 constexpr std::size_t kMaxJsonDepth = 64;       // nesting of arrays and objects in any input
+constexpr std::size_t kMaxInputBytes = 16u << 20;  // a scenario file, stdin, a CSV, a preset file
+// Values (numbers, strings, arrays, objects...) in one document: 4 preset files of 10,000 models
+// hold about 1.2 million together; 16 MiB of "{}," would be 5.6 million objects, about 1 GB once
+// parsed (an empty object is a map node of ~100 bytes), so the count is checked before parsing.
+constexpr std::size_t kMaxJsonValues = 1u << 20;
+
+// All of `in`, reading at most kMaxInputBytes + 1 bytes: a stream that does not end (/dev/zero,
+// a pipe) is refused once past the cap instead of filling memory. Throws InputError naming `label`.
+std::string read_capped(std::istream& in, const std::string& label);
+
+// Characters of a preset id (letters, digits, . _ - +), at most kMaxIdLength of them: the preset
+// loader, the link decoder and the link encoder share the alphabet.
+constexpr std::size_t kMaxIdLength = 64;
+bool is_id_char(char c);
 
 std::string path_key(const std::string& base, std::string_view key);
 // Text from the input as shown in a message: control characters as JSON escapes (a NUL would end
@@ -32,13 +47,21 @@ std::string shown_text(std::string_view text, std::size_t max);
 std::string shown_key(std::string_view key);
 std::string path_index(const std::string& base, std::size_t index);
 
-// Parses text, naming `label` in the error. Rejects duplicate keys in an object, since the JSON
+// Parses text, naming `label` in the error. // and /* */ comments outside strings are skipped. Rejects duplicate keys in an object, since the JSON
 // library would otherwise keep only the last one and hide the mistake, and nesting deeper than
 // kMaxJsonDepth (checked before parsing: hostile input must not exhaust the stack).
 Json parse_json(const std::string& text, const std::string& label);
 
-// Shortest round-trip-ish rendering for messages: -1, 0.5, 1e+09, inf.
+// Rendering for tables and messages: -1, 0.5, 1e+09, inf (10 significant digits).
 std::string format_number(double v);
+// The shortest text that reads back as exactly `v` (1.0000000001, 5e-324): what a message quotes
+// as the value it got, so that "must be an integer (got 1)" cannot happen.
+std::string exact_number(double v);
+// The one check of every number read from any input (JSON, link, CSV): finite, not a denormal,
+// within [min, max]; -0 reads as 0. Throws InputError naming `path`.
+double check_number(double v, const std::string& path, double min, double max);
+// `v` itself when it is 0 or at least `min_positive`; else InputError naming `path`.
+double check_zero_or_at_least(double v, const std::string& path, double min_positive);
 // A JSON value as quoted in a message: `string "nan"`, `null`, `array`, or the number itself.
 std::string describe_value(const Json& v);
 
@@ -71,6 +94,12 @@ double get_number_or(const Json& obj, std::string_view key, const std::string& p
 double get_number_nullable(const Json& obj, std::string_view key, const std::string& path,
                            double min, double max, double null_value);
 double get_positive(const Json& obj, std::string_view key, const std::string& path, double max);
+// 0 (none, off) or a value in [min_positive, max]: a rate or count whose tiny positive values would
+// only overflow what is divided by it (a 1e-300 GB/s link, 1e-300 runs per month).
+double get_zero_or_number(const Json& obj, std::string_view key, const std::string& path,
+                          double min_positive, double max);
+double get_zero_or_number_or(const Json& obj, std::string_view key, const std::string& path,
+                             double min_positive, double max, double fallback);
 double get_positive_or(const Json& obj, std::string_view key, const std::string& path, double max,
                        double fallback);
 int get_int(const Json& obj, std::string_view key, const std::string& path, int min, int max);

@@ -5,16 +5,30 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/commitments.hpp"
 #include "io/embedded.hpp"
+#include "io/limits.hpp"
 
 namespace tc::io {
 
 namespace {
 
+using namespace limits;
+
 // Limits that no real hardware or model reaches: past them an input is a typo or an attack on
 // the calculator (loops over layers, allocations per chip), not a design.
+// Lower bounds of the rates a step time is divided by: far below any chip or link built (a
+// Trainium1 NeuronCore's FP32 is 23.75 TFLOPS), far above the denormals and 1e-300s that would
+// make the step time overflow.
+constexpr double kMinTflops = 1e-3;       // 1 GFLOP/s
+constexpr double kMinHbmGib = 1e-2;
+constexpr double kMinHbmTbps = 1e-3;      // 1 GB/s
+constexpr double kMinLinkGBps = 1e-3;     // 1 MB/s
+constexpr double kMinNetworkGbps = 1e-3;  // 1 Mbit/s
+constexpr double kMinEfficiency = 1e-3;   // of a peak or a link
 constexpr double kMaxTflops = 1e6;
 constexpr double kMaxHbmGib = 1e5;
 constexpr double kMaxHbmTbps = 1000;
@@ -26,16 +40,7 @@ constexpr double kMaxLatencyUs = 1e6;
 constexpr double kMaxNetworkGbps = 1e7;
 constexpr double kMaxHostPowerW = 1e7;
 constexpr double kMaxPriceUsd = 1e6;
-constexpr int kMaxLayers = 100000;
-constexpr int kMaxHidden = 1000000;
-constexpr int kMaxFfnHidden = 10000000;
-constexpr int kMaxHeads = 100000;
-constexpr int kMaxSeqLen = 10000000;
-constexpr int kMaxVocab = 10000000;
-constexpr int kMaxExperts = 100000;
-constexpr int kMaxImageSize = 100000;
 constexpr double kMaxParams = 1e15;
-constexpr std::size_t kMaxIdLength = 64;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
 const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
@@ -107,9 +112,7 @@ std::vector<std::string_view> with(std::vector<std::string_view> keys,
 std::string get_id(const Json& j, std::string_view key, const std::string& path) {
   const std::string id = get_string(j, key, path, kMaxIdLength);
   for (const char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-' || c == '+';
-    if (!ok) {
+    if (!is_id_char(c)) {
       throw InputError(path_key(path, key),
                        "must use only letters, digits and . _ - + (got '" + id + "')");
     }
@@ -215,11 +218,14 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     for (std::size_t i = 0; i < kPrecisionKeys.size(); ++i) {
       if (pf.want(kPrecisionKeys[i])) {
         a.peak_tflops[i] = get_number_nullable(p, kPrecisionKeys[i], pp, 0, kMaxTflops, 0);
+        if (a.peak_tflops[i] > 0 && a.peak_tflops[i] < kMinTflops)
+          throw InputError(path_key(pp, kPrecisionKeys[i]), "must be null, 0 or >= " + format_number(kMinTflops) +
+                                                                " (got " + exact_number(a.peak_tflops[i]) + ")");
       }
     }
   }
-  if (f.want("hbm_gib", true)) a.hbm_gib = get_positive(j, "hbm_gib", path, kMaxHbmGib);
-  if (f.want("hbm_tbps", true)) a.hbm_tbps = get_positive(j, "hbm_tbps", path, kMaxHbmTbps);
+  if (f.want("hbm_gib", true)) a.hbm_gib = get_number(j, "hbm_gib", path, kMinHbmGib, kMaxHbmGib);
+  if (f.want("hbm_tbps", true)) a.hbm_tbps = get_number(j, "hbm_tbps", path, kMinHbmTbps, kMaxHbmTbps);
   if (f.want("devices_per_chip")) {
     a.devices_per_chip = get_int(j, "devices_per_chip", path, 1, kMaxDevicesPerChip);
   }
@@ -235,19 +241,19 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     Fields cf(c, cp, inner);
     AcceleratorCalibration& cal = a.cal;
     if (cf.want("matmul_efficiency_max")) {
-      cal.matmul_efficiency_max = get_positive(c, "matmul_efficiency_max", cp, 1);
+      cal.matmul_efficiency_max = get_number(c, "matmul_efficiency_max", cp, kMinEfficiency, 1);
     }
     // Optional: preset files from before it was fitted use the BF16 efficiency.
     cal.fp8_matmul_efficiency_max =
-        get_number_or(c, "fp8_matmul_efficiency_max", cp, 0, 1, cal.fp8_matmul_efficiency_max);
-    cal.attention_v3_efficiency = get_number_or(c, "attention_v3_efficiency", cp, 0, 1, cal.attention_v3_efficiency);
+        get_zero_or_number_or(c, "fp8_matmul_efficiency_max", cp, kMinEfficiency, 1, cal.fp8_matmul_efficiency_max);
+    cal.attention_v3_efficiency = get_zero_or_number_or(c, "attention_v3_efficiency", cp, kMinEfficiency, 1, cal.attention_v3_efficiency);
     if (cf.want("kernel_overhead_us")) {
       cal.kernel_overhead_us = get_number(c, "kernel_overhead_us", cp, 0, kMaxLatencyUs);
     }
     if (cf.want("attention_efficiency")) {
-      cal.attention_efficiency = get_positive(c, "attention_efficiency", cp, 1);
+      cal.attention_efficiency = get_number(c, "attention_efficiency", cp, kMinEfficiency, 1);
     }
-    if (cf.want("hbm_efficiency")) cal.hbm_efficiency = get_positive(c, "hbm_efficiency", cp, 1);
+    if (cf.want("hbm_efficiency")) cal.hbm_efficiency = get_number(c, "hbm_efficiency", cp, kMinEfficiency, 1);
     if (cf.want("runtime_reserve_gib")) {
       cal.runtime_reserve_gib = get_number(c, "runtime_reserve_gib", cp, 0, kMaxHbmGib);
     }
@@ -277,10 +283,10 @@ void read_fabric(const Json& j, std::string_view key, const std::string& path, N
   Fields f(o, fp, need);
   if (f.want("type")) fab.type = get_string(o, "type", fp);
   if (with_bandwidth && f.want("gbps_per_chip")) {
-    fab.gbps_per_chip = get_number(o, "gbps_per_chip", fp, 0, kMaxLinkGBps);
+    fab.gbps_per_chip = get_zero_or_number(o, "gbps_per_chip", fp, kMinLinkGBps, kMaxLinkGBps);
   }
   if (f.want("latency_us")) fab.latency_us = get_number(o, "latency_us", fp, 0, kMaxLatencyUs);
-  if (f.want("efficiency")) fab.efficiency = get_positive(o, "efficiency", fp, 1);
+  if (f.want("efficiency")) fab.efficiency = get_number(o, "efficiency", fp, kMinEfficiency, 1);
 }
 
 // `key` "prices": one entry per tier. "price_history": earlier prices, one per tier and date.
@@ -402,7 +408,7 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
   }
   if (f.want("intra")) read_fabric(j, "intra", path, inner, true, x.intra);
   if (f.want("inter_node_gbps", true)) {
-    x.inter_node_gbps = get_number(j, "inter_node_gbps", path, 0, kMaxNetworkGbps);
+    x.inter_node_gbps = get_zero_or_number(j, "inter_node_gbps", path, kMinNetworkGbps, kMaxNetworkGbps);
   }
   if (f.want("inter")) read_fabric(j, "inter", path, inner, false, x.inter);
   if (f.want("host_power_w")) x.host_power_w = get_number(j, "host_power_w", path, 0, kMaxHostPowerW);
@@ -538,7 +544,7 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
     m.kv_heads = m.heads;
   }
   // Optional: most models use hidden / heads.
-  m.head_dim = get_int_or(j, "head_dim", path, 0, 65536, m.head_dim);
+  m.head_dim = get_int_or(j, "head_dim", path, 0, kMaxHeadDim, m.head_dim);
   // A ViT's sequence follows from image and patch; giving it is allowed but must agree.
   const bool has_seq = vit ? has_key(j, "seq_len") : f.want("seq_len", true);
   if (has_seq) m.seq_len = get_int(j, "seq_len", path, 1, kMaxSeqLen);
@@ -613,6 +619,65 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   return read_sources(j, path, need, "framework", fw.id);
 }
 
+// One step of a tiered price: {"up_to_units": number or null (no limit), "usd_per_unit", "label"}.
+PriceStep read_price_step(const Json& j, const std::string& path, double below) {
+  check_keys(j, path, {"up_to_units", "usd_per_unit", "label"});
+  PriceStep st;
+  if (!j.contains("up_to_units")) throw InputError(path_key(path, "up_to_units"), "missing (required; null = no limit)");
+  if (!j.at("up_to_units").is_null()) {
+    st.up_to_units = get_positive(j, "up_to_units", path, 1e12);
+    if (!(st.up_to_units > below))
+      throw InputError(path_key(path, "up_to_units"), "must be above the previous step's (" + format_number(below) + ")");
+  }
+  st.usd_per_unit = get_number(j, "usd_per_unit", path, 0, 1000);
+  st.label = get_string(j, "label", path);
+  return st;
+}
+
+const std::vector<std::string_view> kServiceKeys = {
+    "id", "name", "unit", "region", "steps", "free_units_per_month", "throughput_mb_s_per_tib", "pairs",
+    "secondary", "sources"};
+
+// A storage or transfer service: its tiered price, region, and the sources of each figure.
+std::vector<SourceNote> read_service(const Json& j, const std::string& path, ServicePrice& x) {
+  check_keys(j, path, kServiceKeys);
+  x.id = get_id(j, "id", path);
+  x.name = get_string(j, "name", path);
+  x.unit = get_string(j, "unit", path);
+  x.region = get_string(j, "region", path);
+  const Json& steps = get_array(j, "steps", path, 16);
+  if (steps.empty()) throw InputError(path_key(path, "steps"), "needs at least one step");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string sp = path_index(path_key(path, "steps"), i);
+    require_object(steps[i], sp);
+    if (!x.steps.empty() && x.steps.back().up_to_units == 0)
+      throw InputError(sp, "follows a step without limit (up_to_units null)");
+    x.steps.push_back(read_price_step(steps[i], sp, x.steps.empty() ? 0 : x.steps.back().up_to_units));
+  }
+  if (x.steps.back().up_to_units != 0) throw InputError(path_key(path, "steps"), "the last step must have no limit (null)");
+  x.free_units_per_month = get_number_or(j, "free_units_per_month", path, 0, 1e9, 0);
+  x.throughput_mb_s_per_tib = get_number_or(j, "throughput_mb_s_per_tib", path, 0, 1e6, 0);
+  if (has_key(j, "pairs")) {
+    const Json& pairs = get_array(j, "pairs", path, 1000);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const std::string pp = path_index(path_key(path, "pairs"), i);
+      require_object(pairs[i], pp);
+      check_keys(pairs[i], pp, {"from", "to", "usd_per_gb"});
+      x.pairs.push_back({get_string(pairs[i], "from", pp), get_string(pairs[i], "to", pp),
+                         get_number(pairs[i], "usd_per_gb", pp, 0, 1000)});
+    }
+  }
+  x.secondary = get_bool_or(j, "secondary", path, false);
+  auto notes = read_sources(j, path, Need::all, "service", x.id);
+  for (const auto& n : notes) x.date = std::max(x.date, n.date);  // the latest check (YYYY-MM-DD)
+  // The weakest confidence of the sources backing the price.
+  x.confidence = "H";
+  for (const auto& n : notes)
+    if (n.confidence == "L" || (n.confidence == "M" && x.confidence == "H")) x.confidence = n.confidence;
+  for (const auto& n : notes) x.source += (x.source.empty() ? "" : "; ") + n.cite;
+  return notes;
+}
+
 // --- the library ---------------------------------------------------------------------------
 
 template <class T>
@@ -631,27 +696,47 @@ std::vector<std::string> ids_of(const std::vector<T>& v) {
   return out;
 }
 
+// Replaces the entry with the item's id or appends it, through an index of the ids built once per
+// file: a linear search per entry made merging n entries over n presets cost n^2 (4 files of
+// 10,000 models took 14 s).
 template <class T>
-void upsert(std::vector<T>& v, T item) {
-  for (auto& x : v) {
-    if (x.id == item.id) {
-      x = std::move(item);
-      return;
+class Upsert {
+ public:
+  explicit Upsert(std::vector<T>& v) : v_(v) {
+    for (std::size_t i = 0; i < v.size(); ++i) index_.emplace(v[i].id, i);
+  }
+  void operator()(T item) {
+    const auto [it, added] = index_.emplace(item.id, v_.size());
+    if (added) v_.push_back(std::move(item));
+    else v_[it->second] = std::move(item);
+  }
+  bool has(const std::string& id) const { return index_.count(id) != 0; }
+
+ private:
+  std::vector<T>& v_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+// The source notes of the entries a file defines, replacing those the entries had: collected per
+// file and applied in one pass over the notes (not one pass per entry).
+struct NoteBatch {
+  const char* kind = "";
+  std::unordered_set<std::string> ids;
+  std::vector<SourceNote> notes;
+  void add(const std::string& id, std::vector<SourceNote> entry_notes, const std::string& file) {
+    ids.insert(id);
+    for (auto& n : entry_notes) {
+      n.file = file;
+      notes.push_back(std::move(n));
     }
   }
-  v.push_back(std::move(item));
-}
-
-void replace_notes(PresetLibrary& lib, const char* kind, const std::string& id,
-                   std::vector<SourceNote> notes, const std::string& file) {
-  lib.notes.erase(std::remove_if(lib.notes.begin(), lib.notes.end(),
-                                 [&](const SourceNote& n) { return n.kind == kind && n.id == id; }),
-                  lib.notes.end());
-  for (auto& n : notes) {
-    n.file = file;
-    lib.notes.push_back(std::move(n));
+  void apply(PresetLibrary& lib) {
+    lib.notes.erase(std::remove_if(lib.notes.begin(), lib.notes.end(),
+                                   [&](const SourceNote& n) { return n.kind == kind && ids.count(n.id) != 0; }),
+                    lib.notes.end());
+    for (auto& n : notes) lib.notes.push_back(std::move(n));
   }
-}
+};
 
 struct Schema {
   const char* name;
@@ -663,6 +748,7 @@ const Schema kSchemas[] = {
     {"traincalc.instances/1", "instances", 1},
     {"traincalc.models/1", "models", 2},
     {"traincalc.frameworks/1", "frameworks", 3},
+    {"traincalc.services/1", "services", 4},
 };
 
 const Schema* schema_of(const Json& doc) {
@@ -695,60 +781,73 @@ void merge_document(PresetLibrary& lib, const std::string& label, const Json& do
   if (has_key(doc, "about")) get_string(doc, "about", base, 20000);
   const std::string ap = path_key(base, kind->array_key);
   const Json& arr = get_array(doc, kind->array_key, base, 10000);
-  std::vector<std::string> seen;
+  std::unordered_map<std::string, std::size_t> seen;
+  static const char* const kinds[] = {"accelerator", "instance", "model", "framework", "service"};
+  NoteBatch batch{kinds[std::min(kind->order, 4)], {}, {}};
+  Upsert<Accelerator> accelerators(lib.accelerators);
+  Upsert<Instance> instances(lib.instances);
+  Upsert<InstanceInfo> instance_infos(lib.instance_infos);
+  Upsert<ModelShape> models(lib.models);
+  Upsert<ModelInfo> model_infos(lib.model_infos);
+  Upsert<FrameworkProfile> frameworks(lib.frameworks);
+  Upsert<FrameworkInfo> framework_infos(lib.framework_infos);
+  Upsert<ServicePrice> services(lib.services);
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const std::string p = path_index(ap, i);
     require_object(arr[i], p);
     const std::string id = get_id(arr[i], "id", p);
-    const auto dup = std::find(seen.begin(), seen.end(), id);
-    if (dup != seen.end()) {
+    const auto [dup, added] = seen.emplace(id, i);
+    if (!added) {
       throw InputError(path_key(p, "id"), "duplicate id '" + id + "' (also " + kind->array_key +
-                                              "[" + std::to_string(dup - seen.begin()) + "])");
+                                              "[" + std::to_string(dup->second) + "])");
     }
-    seen.push_back(id);
     switch (kind->order) {
       case 0: {
         Accelerator a;
-        auto notes = read_accelerator(arr[i], p, Need::all, false, a);
-        upsert(lib.accelerators, std::move(a));
-        replace_notes(lib, "accelerator", id, std::move(notes), label);
+        batch.add(id, read_accelerator(arr[i], p, Need::all, false, a), label);
+        accelerators(std::move(a));
         break;
       }
       case 1: {
         Instance x;
         InstanceInfo info;
         auto notes = read_instance(arr[i], p, Need::all, false, x, info);
-        if (lib.accelerator(x.accelerator_id) == nullptr) {
+        if (!accelerators.has(x.accelerator_id)) {
           throw InputError(path_key(p, "accelerator"),
                            unknown_id_message("accelerator", x.accelerator_id,
                                               lib.accelerator_ids()));
         }
         validate_instance(x, p, "");
-        upsert(lib.instances, std::move(x));
-        upsert(lib.instance_infos, std::move(info));
-        replace_notes(lib, "instance", id, std::move(notes), label);
+        instances(std::move(x));
+        instance_infos(std::move(info));
+        batch.add(id, std::move(notes), label);
         break;
       }
       case 2: {
         ModelShape m;
         ModelInfo info;
-        auto notes = read_model(arr[i], p, Need::all, false, m, info);
-        upsert(lib.models, std::move(m));
-        upsert(lib.model_infos, std::move(info));
-        replace_notes(lib, "model", id, std::move(notes), label);
+        batch.add(id, read_model(arr[i], p, Need::all, false, m, info), label);
+        models(std::move(m));
+        model_infos(std::move(info));
+        break;
+      }
+      case 4: {
+        ServicePrice sv;
+        batch.add(id, read_service(arr[i], p, sv), label);
+        services(std::move(sv));
         break;
       }
       default: {
         FrameworkProfile fw;
         FrameworkInfo info;
-        auto notes = read_framework(arr[i], p, Need::all, false, fw, info);
-        upsert(lib.frameworks, std::move(fw));
-        upsert(lib.framework_infos, std::move(info));
-        replace_notes(lib, "framework", id, std::move(notes), label);
+        batch.add(id, read_framework(arr[i], p, Need::all, false, fw, info), label);
+        frameworks(std::move(fw));
+        framework_infos(std::move(info));
         break;
       }
     }
   }
+  batch.apply(lib);
   lib.files.push_back(label);
 }
 
@@ -871,8 +970,7 @@ void merge_preset_dir(PresetLibrary& lib, const std::string& dir) {
     if (it->path().extension() == ".json" && it->is_regular_file(ec)) paths.push_back(it->path());
   }
   if (ec) throw InputError(dir, "cannot list directory: " + ec.message());
-  std::sort(paths.begin(), paths.end());
-  std::vector<LoadedFile> files;
+  std::vector<PresetText> files;
   for (const auto& p : paths) {
     const std::string label = p.string();
     const auto size = fs::file_size(p, ec);
@@ -885,9 +983,21 @@ void merge_preset_dir(PresetLibrary& lib, const std::string& dir) {
     std::ostringstream text;
     text << in.rdbuf();
     if (!in) throw InputError(label, "cannot read file");
-    files.push_back({label, parse_json(text.str(), label)});
+    files.push_back({label, text.str()});
   }
-  merge_all(lib, std::move(files));
+  merge_preset_set(lib, std::move(files));
+}
+
+void merge_preset_set(PresetLibrary& lib, std::vector<PresetText> files) {
+  auto name_of = [](const std::string& label) {
+    const auto slash = label.rfind('/');
+    return slash == std::string::npos ? label : label.substr(slash + 1);
+  };
+  std::stable_sort(files.begin(), files.end(),
+                   [&](const PresetText& a, const PresetText& b) { return name_of(a.label) < name_of(b.label); });
+  std::vector<LoadedFile> loaded;
+  for (const auto& f : files) loaded.push_back({f.label, parse_json(f.text, f.label)});
+  merge_all(lib, std::move(loaded));
 }
 
 // --- single entries ------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cost.hpp"
 #include "core/types.hpp"
 #include "io/json_util.hpp"
 
@@ -17,7 +18,7 @@ namespace tc::io {
 
 // One entry of a preset's "sources": which fields it backs, and how well.
 struct SourceNote {
-  std::string kind;                 // "accelerator", "instance", "model", "framework"
+  std::string kind;                 // "accelerator", "instance", "model", "framework", "service"
   std::string id;                   // the entry's id
   std::vector<std::string> fields;  // "peak_tflops" covers "peak_tflops.bf16" and so on
   std::string cite;                 // primary source, with URL or document name
@@ -46,6 +47,7 @@ struct PresetLibrary {
   std::vector<Instance> instances;
   std::vector<ModelShape> models;
   std::vector<FrameworkProfile> frameworks;
+  std::vector<ServicePrice> services;   // storage and transfer prices (presets/services.json)
   std::vector<SourceNote> notes;
   std::vector<ModelInfo> model_infos;
   std::vector<InstanceInfo> instance_infos;
@@ -86,7 +88,17 @@ PresetLibrary load_builtin_presets();
 // and leaves `lib` unchanged.
 void merge_preset_json(PresetLibrary& lib, const std::string& file_label, const std::string& text);
 
-// Merges every *.json in `dir` (accelerators before the instances that use them), all or nothing.
+// Operator preset files as a set, all or nothing, in one documented order that the CLI
+// (--presets DIR) and the page (presets.json) share: files by name (the part after the last '/',
+// byte order), then by kind (accelerators, instances, models, frameworks: an instance may use an
+// accelerator of any file); an entry of a later file replaces an earlier one with the same id.
+struct PresetText {
+  std::string label;  // the file's path, named in errors
+  std::string text;
+};
+void merge_preset_set(PresetLibrary& lib, std::vector<PresetText> files);
+
+// Merges every *.json in `dir` as merge_preset_set does.
 void merge_preset_dir(PresetLibrary& lib, const std::string& dir);
 
 // Single entries. `path` prefixes every error field. A preset entry (inline_object false) must

@@ -33,7 +33,7 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
                {"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)},
                {"grad_accum", e.grad_accum}, {"expert_tp", expert_tp(p)}};
   j["plans_considered"] = e.plans_considered;
-  j["global_batch"] = s.global_batch;
+  j["global_batch"] = e.global_batch;  // the scenario's, or the nearest that splits (a warning says so)
   j["params"] = e.params;
   j["active_params"] = e.active_params;
   j["step_time_s"] = e.step_time_s;
@@ -132,23 +132,105 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
   return o.str();
 }
 
+namespace {
+
+void wall_text(std::ostringstream& o, const char* title, const WallTime& w) {
+  o << "\n" << title << "  " << format_duration(w.total_s) << "\n";
+  for (const auto& t : w.terms)
+    if (t.value > 0) o << "  " << t.name << std::string(20 - std::min<size_t>(19, t.name.size()), ' ') << format_duration(t.value) << "\n";
+}
+
+std::string pad(const std::string& s, size_t width) { return s + std::string(width - std::min(width - 1, s.size()), ' '); }
+
+// A bill as a finance reader checks it: every line as quantity x rate, the tiers' hours and
+// rates, per run, per month, per token, and what is free or assumed.
+void bill_text(std::ostringstream& o, const Bill& b) {
+  o << "\nbill (" << b.kind << (b.instance_id.empty() ? "" : ", " + b.instance_id) << ", "
+    << format_fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2) << (b.runs == 1 ? " run" : " runs")
+    << ")  " << (b.priced ? format_usd(b.total_usd) : std::string("incomplete: unpriced hours")) << "\n";
+  for (const auto& l : b.lines)
+    o << "  " << pad(l.item, 28) << format_usd(l.usd) << "  = " << format_fixed(l.quantity, l.quantity < 100 ? 2 : 0)
+      << " " << l.unit << " x " << format_usd(l.usd_per_unit) << " (" << l.detail << ")\n";
+  for (const auto& t : b.tiers) {
+    o << "  tier " << t.tier << (t.billed_tier != t.tier ? " (billed as " + t.billed_tier + ")" : "") << ": "
+      << format_fixed(100 * t.share, 1) << "% of the hours, " << format_fixed(t.instance_hours, 0) << " instance-hours";
+    if (t.priced)
+      o << " x " << format_usd(t.usd_per_hour) << "/h" << (t.region.empty() ? "" : " in " + t.region)
+        << (t.date.empty() ? "" : " (" + t.date + ")");
+    else
+      o << ": no public price";
+    o << "\n";
+  }
+  if (b.priced) {
+    o << "  " << pad("per run", 28) << format_usd(b.usd_per_run) << "\n";
+    o << "  " << pad("per month", 28) << format_usd(b.usd_per_month) << "  (" << format_fixed(b.campaign_months, 2)
+      << " months of campaign)\n";
+    if (b.tokens > 0) o << "  " << pad("per 1M tokens", 28) << format_usd(b.usd_per_million_tokens) << "\n";
+  }
+  for (const auto& n : b.notes) o << "  note: " << n << "\n";
+}
+
+void owned_text(std::ostringstream& o, const CostResult& c) {
+  const Bill& ob = *c.owned;
+  if (c.owned_wall) wall_text(o, "wall time of a run on the owned cluster", *c.owned_wall);
+  bill_text(o, ob);
+  o << "  " << pad("per year", 28) << format_usd(ob.usd_per_year) << "  (" << format_usd(ob.usd_per_node_hour)
+    << " per node-hour, idle hours included)\n";
+  o << "  cost of ownership over the horizon " << format_usd(ob.tco_usd_horizon) << ":";
+  for (const auto& t : ob.tco_usd_by_item) o << " " << t.name.substr(t.name.find('.') + 1) << " " << format_usd(t.value) << ";";
+  o << "\n  break-even: " << ob.break_even_note << "\n";
+}
+
+void deadline_and_payback(std::ostringstream& o, const CostReport& r) {
+  const CostResult& c = r.result;
+  if (c.deadline)
+    o << "\ndeadline " << format_duration(c.deadline->deadline_s) << ": a run takes " << format_duration(c.deadline->wall_s)
+      << (c.deadline->meets ? ", in time with " + format_duration(c.deadline->margin_s) + " to spare"
+                            : ", late by " + format_duration(-c.deadline->margin_s))
+      << "\n";
+  if (!r.baseline) return;
+  const BaselineComparison& p = *r.baseline;
+  o << "\nagainst " << p.baseline_instance << ": ";
+  if (!p.priced) {
+    o << "no saving computed (unpriced hours)\n";
+    return;
+  }
+  o << format_usd(p.usd_per_run) << " vs " << format_usd(p.baseline_usd_per_run) << " a run ("
+    << format_fixed(100 * p.saving_fraction, 1) << "% saved, " << format_usd(p.saving_usd_per_month) << " a month); ";
+  if (p.payback_months)
+    o << "the " << format_usd(p.engineering_usd) << " migration pays back in " << format_fixed(*p.payback_months, 1)
+      << " months\n";
+  else
+    o << "the " << format_usd(p.engineering_usd) << " migration never pays back (no monthly saving)\n";
+}
+
+}  // namespace
+
+Table bill_table(const CostReport& r) {
+  Table t;
+  t.header = {"bill", "instance", "item", "quantity", "unit", "usd_per_unit", "usd", "detail"};
+  auto add = [&](const Bill& b) {
+    for (const auto& l : b.lines)
+      t.rows.push_back({b.kind, b.instance_id, l.item, format_number(l.quantity), l.unit, format_number(l.usd_per_unit),
+                        format_fixed(l.usd, 2), l.detail});
+    t.rows.push_back({b.kind, b.instance_id, "total", "", "", "", b.priced ? format_fixed(b.total_usd, 2) : "-",
+                      b.priced ? "" : "incomplete: unpriced hours"});
+  };
+  add(r.result.bill);
+  if (r.result.owned) add(*r.result.owned);
+  return t;
+}
+
 std::string cost_text(const CostReport& r) {
   const CostResult& c = r.result;
   const Bill& b = c.bill;
   std::ostringstream o;
-  o << "\nwall time of a run  " << format_duration(c.wall.total_s) << "\n";
-  for (const auto& t : c.wall.terms)
-    if (t.value > 0) o << "  " << t.name << std::string(20 - std::min<size_t>(19, t.name.size()), ' ') << format_duration(t.value) << "\n";
-  o << "\nbill (" << b.kind << ", " << format_fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2)
-    << (b.runs == 1 ? " run" : " runs") << ")  " << (b.priced ? format_usd(b.total_usd) : std::string("incomplete: unpriced hours")) << "\n";
-  for (const auto& l : b.lines)
-    o << "  " << l.item << std::string(28 - std::min<size_t>(27, l.item.size()), ' ') << format_usd(l.usd) << "  = "
-      << format_fixed(l.quantity, l.quantity < 100 ? 2 : 0) << " " << l.unit << " x " << format_usd(l.usd_per_unit)
-      << " (" << l.detail << ")\n";
-  if (b.priced && b.tokens > 0) o << "  per 1M tokens               " << format_usd(b.usd_per_million_tokens) << "\n";
+  wall_text(o, "wall time of a run", c.wall);
+  bill_text(o, b);
   if (b.energy_known)
     o << "energy " << format_fixed(b.energy_kwh, 0) << " kWh, " << format_fixed(b.co2e_kg, 0) << " kg CO2e\n";
-  if (c.owned) o << "owned cluster: " << format_usd(c.owned->total_usd) << " for the campaign, " << format_usd(c.owned->usd_per_year) << " per year\n";
+  if (c.owned) owned_text(o, c);
+  deadline_and_payback(o, r);
   if (!r.claims.empty()) o << "\n" << describe(count_verdicts(r.claims)) << "\n";
   for (const auto& cl : r.claims) {
     o << "\nclaim" << (cl.id.empty() ? "" : " " + cl.id) << ": " << cl.text << "\n  verdict: " << to_string(cl.verdict) << "\n";

@@ -29,6 +29,10 @@ std::string table_text(const Table& t);
 std::string table_csv(const Table& t);
 std::string table_markdown(const Table& t);
 
+// The bill's lines as a table (quantity x rate = usd, with its detail), the cloud bill's and then
+// the owned cluster's, each closed by its total: `estimate --format csv|markdown`.
+Table bill_table(const CostReport& r);
+
 // Human-readable quantities: "3.2 days", "41.5 ms", "1.23 M", "12.35" (fixed digits).
 std::string format_fixed(double value, int digits);
 std::string format_duration(double seconds);

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "core/params.hpp"
+#include "io/hf_config.hpp"
+
 namespace tc::io {
 
 namespace {
@@ -39,7 +42,8 @@ long long int_field_or(const Json& obj, std::string_view path, long long fallbac
 
 double number_field(const Json& obj, std::string_view path) {
   const Field f = field(path);
-  return get_number(obj, f.key, f.parent, f.def.min, f.def.max);
+  return check_zero_or_at_least(get_number(obj, f.key, f.parent, f.def.min, f.def.max), std::string(path),
+                                f.def.min_positive);
 }
 
 bool flag_field(const Json& obj, std::string_view path) {
@@ -76,6 +80,11 @@ void read_model(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib) {
     const std::string id = to_string_value(mj, "model");
     spec.scenario.model = lib.require_model(id, "model");
     spec.model_id = id;
+  } else if (is_hf_model(mj)) {
+    HfModel hf = parse_hf_model(mj, "model");
+    spec.scenario.model = std::move(hf.model);
+    spec.model_notes = std::move(hf.notes);
+    spec.model_id = "custom";
   } else {
     spec.scenario.model = parse_inline_model(mj, "model", lib);
     spec.model_id = "custom";
@@ -176,6 +185,45 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
                                                                             : Recompute::selective);
   spec.scenario.global_batch =
       int_field_or(doc, "global_batch", default_global_batch(spec.scenario.model));
+  r.exact_global_batch = flag_field(doc, "global_batch_exact");
+}
+
+// Products of the fixed degrees, checked in 64 bits where they are read (a file, a validate row
+// and a link all come through here), naming the knob that makes the product impossible: the plan
+// search would otherwise find nothing and say only that no plan matches.
+void check_fixed_degrees(const ScenarioSpec& spec) {
+  const PlanRequest& r = spec.request;
+  const long long devices = devices_of(spec.scenario);
+  const std::pair<const char*, int> knobs[] = {
+      {"parallel.tp", r.tp}, {"parallel.cp", r.cp}, {"parallel.pp", r.pp}, {"parallel.dp", r.dp}};
+  long long product = 1;
+  std::string named;
+  for (const auto& [path, value] : knobs) {
+    if (value == kAuto) continue;
+    product = count_product({product, value});
+    if (value > 1) named += (named.empty() ? "" : " x ") + std::string(path).substr(9);
+    // tp x cp x pp x dp equals the devices, so the product of the fixed ones divides them.
+    if (product > devices || devices % product != 0)
+      throw InputError(path, named + " = " + format_number(static_cast<double>(product)) +
+                                 (product > devices ? " exceeds the " : " does not divide the ") +
+                                 std::to_string(devices) + " devices of the cluster");
+  }
+  const int layers = spec.scenario.model.layers;
+  if (r.pp != kAuto && r.vpp != kAuto && count_product({r.pp, r.vpp}) > layers + 2LL)
+    throw InputError("parallel.vpp", "pp x vpp = " + format_number(static_cast<double>(count_product({r.pp, r.vpp}))) +
+                                         " exceeds layers + 2 (" + std::to_string(layers) +
+                                         " layers, embedding and loss)");
+}
+
+// The training amount in tokens: samples x epochs x tokens per sample stays under the cap of
+// training.tokens, so that no product reaches 1e300 further on.
+double tokens_of_samples(double samples, double epochs, double tokens_per_sample) {
+  const double tokens = samples * epochs * tokens_per_sample;
+  const double cap = scenario_field("training.tokens").max;
+  if (tokens > cap)
+    throw InputError("training.samples", "samples x epochs x tokens per sample = " + format_number(tokens) +
+                                             " tokens exceeds the cap of training.tokens (" + format_number(cap) + ")");
+  return tokens;
 }
 
 void read_training(ScenarioSpec& spec, const Json& doc) {
@@ -194,6 +242,8 @@ void read_training(ScenarioSpec& spec, const Json& doc) {
   s.lora_rank = static_cast<int>(int_field_or(t, "training.lora_rank", s.mode == TrainingMode::lora ? 16 : 0));
   if (s.mode != TrainingMode::lora && has_key(t, "lora_rank"))
     throw InputError("training.lora_rank", "only applies to mode \"lora\"");
+  if (s.mode == TrainingMode::lora && s.lora_rank > max_lora_rank(s.model))
+    throw InputError("training.lora_rank", lora_rank_reason(s.lora_rank, s.model));
   if (has_key(t, "tokens") && has_key(t, "samples"))
     throw InputError("training.samples", "give tokens or samples, not both");
   const double epochs = has_key(t, "epochs") ? number_field(t, "training.epochs") : 1.0;
@@ -202,7 +252,7 @@ void read_training(ScenarioSpec& spec, const Json& doc) {
   if (has_key(t, "tokens")) {
     s.train_tokens = number_field(t, "training.tokens");
   } else if (has_key(t, "samples")) {
-    s.train_tokens = number_field(t, "training.samples") * epochs * tokens_per;
+    s.train_tokens = tokens_of_samples(number_field(t, "training.samples"), epochs, tokens_per);
   } else {
     spec.training_warnings.push_back("training has no tokens or samples: time and cost of the whole job are 0");
   }
@@ -230,6 +280,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   for (int i = 0; i < kPrecisionCount; ++i)
     if (prec == precisions[static_cast<std::size_t>(i)]) s.precision = static_cast<Precision>(i);
   read_plan(spec, doc);
+  check_fixed_degrees(spec);
   read_training(spec, doc);
   s.flash_attention = flag_field(doc, "flash_attention");
   s.master_weights = flag_field(doc, "master_weights");
@@ -294,17 +345,36 @@ namespace {
 
 // The warnings about the inputs, in the order the estimate shows them.
 std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
-  std::vector<std::string> w;
+  std::vector<std::string> w = spec.model_notes;
   if (!spec.cluster_warning.empty()) w.push_back(spec.cluster_warning);
   w.insert(w.end(), spec.training_warnings.begin(), spec.training_warnings.end());
   if (!spec.rounding_warning.empty()) w.push_back(spec.rounding_warning);
   return w;
 }
 
+std::string fixes_text(const BatchFixes& f, int chips) {
+  std::vector<std::string> ways;
+  auto list = [](const auto& values) {
+    std::string out;
+    for (std::size_t i = 0; i < values.size(); ++i) out += (i ? " or " : "") + std::to_string(values[i]);
+    return out;
+  };
+  if (!f.nodes.empty()) ways.push_back("nodes " + list(f.nodes));
+  if (!f.global_batches.empty()) ways.push_back("global_batch " + list(f.global_batches));
+  if (f.chips > 0) ways.push_back("chips " + std::to_string(f.chips) + " (" + std::to_string(chips - f.chips) + " idle)");
+  std::string out;
+  for (std::size_t i = 0; i < ways.size(); ++i) out += (i ? ", " : "") + ways[i];
+  return out.empty() ? "" : "; nearest that work: " + out;
+}
+
 }  // namespace
+
+BatchFixes global_batch_fixes(const ScenarioSpec& spec) { return batch_fixes(spec.scenario, spec.request); }
 
 Estimate run_estimate(const ScenarioSpec& spec) {
   const SearchResult r = search_plan(spec.scenario, spec.request);
+  if (!r.best && r.why_none.field == "global_batch")
+    throw InputError(r.why_none.field, r.why_none.reason + fixes_text(global_batch_fixes(spec), chips_of(spec.scenario)));
   if (!r.best) throw InputError(r.why_none.field, r.why_none.reason);
   Estimate e = *r.best;
   const std::vector<std::string> w = scenario_warnings(spec);

@@ -24,8 +24,9 @@ struct ScenarioSpec {
   std::vector<std::string> compare_instances;
   std::string compare_at;       // "chips" or "nodes": what comparison rows keep equal ("": as the
                                 // cluster is stated, chips when the file gave chips)
-  // What the estimate is told about the inputs, in this order: the cluster (a part of a node,
+  // What the estimate is told about the inputs, in this order: the model, the cluster (a part of a node,
   // partly filled nodes), the training amount, the rounding of BF16 master weights.
+  std::vector<std::string> model_notes;  // a model from a config.json: what it approximates
   std::string cluster_warning;
   std::vector<std::string> training_warnings;
   std::string rounding_warning;
@@ -44,7 +45,9 @@ ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
 ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes);
 
 // Resolves auto knobs (or checks a fixed plan) and estimates. Throws InputError naming the field
-// when the plan is invalid or no plan is possible.
+// when the plan is invalid or no plan is possible; a global batch that splits over no plan (with
+// global_batch_exact) names the nearest fixes, which global_batch_fixes() gives as data.
 Estimate run_estimate(const ScenarioSpec& spec);
+BatchFixes global_batch_fixes(const ScenarioSpec& spec);
 
 }  // namespace tc::io

@@ -35,7 +35,9 @@ const std::vector<FieldDef>& scenario_fields() {
       {"name", "", T::text, "", 0, 0, "", "Shown as the scenario's title.", ""},
       {"description", "", T::text, "", 0, 0, "", "What the scenario is about.", ""},
       {"source", "", T::text, "", 0, 0, "", "Where its figures come from.", ""},
-      {"model", "m", T::id, "", 0, 0, "", "A preset model (traincalc list models), or an inline shape.", ""},
+      {"model", "m", T::id, "", 0, 0, "",
+       "A preset model (traincalc list models), an inline shape, or {\"hf_config\": a Hugging Face config.json, "
+       "\"seq_len\", \"name\"} (docs/hf-config.md).", ""},
       {"instance", "i", T::id, "", 0, 0, "", "A preset instance (traincalc list instances), or an inline one.", ""},
       {"compare_instances", "c", T::id_list, "", 0, 0, "the instance",
        "Instances `traincalc compare` and the comparison panel run the same job on.", ""},
@@ -53,8 +55,13 @@ const std::vector<FieldDef>& scenario_fields() {
       {"micro_batch", "mb", T::integer_auto, "sequences", 1, 1000000, "auto",
        "Sequences per device per forward pass.", ""},
       {"global_batch", "gb", T::integer, "sequences", 1, 1e9, "about 4M tokens per step; 1024 images for ViT",
-       "Sequences per optimizer step.", "Llama 3 and GPT-3 trained with 4M-token batches (Touvron et al. 2023, "
-       "Brown et al. 2020)"},
+       "Sequences per optimizer step. When no parallel plan splits it over the cluster (it must be a multiple "
+       "of dp x micro_batch), the estimate uses a batch within 5% that one does (or the nearest), says so in a "
+       "warning, and keeps tokens per step close to the choice.",
+       "Llama 3 and GPT-3 trained with 4M-token batches (Touvron et al. 2023, Brown et al. 2020)"},
+      {"global_batch_exact", "gbx", T::flag, "", 0, 0, "false",
+       "Use global_batch exactly: where it splits over no plan, the scenario fails and the error names the "
+       "nearest node counts, global batches and chip counts that work.", ""},
       {"parallel", "", T::section, "", 0, 0, "", "The parallel plan; each knob fixed or left to the plan search.", ""},
       {"parallel.tp", "tp", T::integer_auto, "ranks", 1, kMaxDegree, "auto", "Tensor parallel degree.", ""},
       {"parallel.pp", "pp", T::integer_auto, "stages", 1, kMaxDegree, "auto", "Pipeline stages.", ""},
@@ -74,10 +81,10 @@ const std::vector<FieldDef>& scenario_fields() {
       {"training", "", T::section, "", 0, 0, "", "How much to train: tokens, or samples and epochs.", ""},
       {"training.mode", "tm", T::enumeration, "", 0, 0, "pretrain", "Pretraining, full fine-tuning or LoRA.", "",
        {"pretrain", "full_finetune", "lora"}},
-      {"training.tokens", "tt", T::number, "tokens", 0, 1e18, "", "Tokens to train on.", "", {}, "training.samples"},
+      {"training.tokens", "tt", T::number, "tokens", 0, 1e18, "", "Tokens to train on.", "", {}, "training.samples", 1},
       {"training.samples", "ts", T::number, "samples", 0, 1e15, "", "Dataset size, with training.epochs.", "", {},
-       "training.tokens"},
-      {"training.epochs", "te", T::number, "epochs", 0, 1e6, "1", "Passes over training.samples.", ""},
+       "training.tokens", 1},
+      {"training.epochs", "te", T::number, "epochs", 0, 1e6, "1", "Passes over training.samples.", "", {}, {}, 1e-3},
       {"training.lora_rank", "lr", T::integer, "", 1, 65536, "16 with mode lora", "Rank of the LoRA adapters.", ""},
       {"flash_attention", "fa", T::flag, "", 0, 0, "true", "Fused attention kernels (FlashAttention).",
        "Dao et al. 2022"},
@@ -105,16 +112,19 @@ const std::vector<FieldDef>& scenario_fields() {
        "use: bill (this job pays them) or share (other work fills them; reported, not billed).",
        "EC2 User Guide: RIs are billed every hour of the term", {"bill", "share"}},
       {"overheads", "", T::section, "", 0, 0, "", "Compile, warm-up, checkpoints, failures, spot, queueing, "
-       "storage, transfer, engineering.", "src/core/cost.hpp"},
+       "storage by service, transfer, engineering.", "src/core/cost.hpp"},
       {"campaign", "", T::section, "", 0, 0, "one run", "Runs, full runs, truncated fraction, runs per month.",
        "src/core/cost.hpp"},
-      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster's cost per node-hour, for comparison.",
+      {"incidents", "", T::list, "", 0, 0, "", "Lost days, OOMs, throughput regressions and failed-run fractions, "
+       "each a bill line at the blended instance rate.", "src/io/cost_json.hpp"},
+      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster (capex, depreciation to a residual, financing, "
+       "maintenance, power, colocation, staff): its bill and the break-even utilization against the cloud.",
        "src/core/cost.hpp"},
       {"energy", "", T::section, "", 0, 0, "", "Electricity price, grid intensity, PUE, node power.",
        "src/core/cost.hpp"},
       {"claims", "", T::list, "", 0, 0, "", "Claims of a field report to check against the model.",
        "src/io/cost_json.hpp"},
-      {"deadline_days", "dl", T::number, "days", 0, 1e15, "", "Does one full run finish in time?", ""},
+      {"deadline_days", "dl", T::number, "days", 0.001, 1e6, "", "Does one full run finish in time?", ""},
       {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance.", ""},
   };
   return fields;

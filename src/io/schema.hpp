@@ -39,6 +39,9 @@ struct FieldDef {
   std::string_view source;         // where the default comes from
   std::vector<std::string_view> values = {};  // enumeration
   std::string_view excludes = {};  // the field this one stands instead of (nodes or chips)
+  // > 0: the value is 0 or at least this (a training amount of 1e-300 tokens would make the cost
+  // per token overflow).
+  double min_positive = 0;
 };
 
 // In the order links write their keys.

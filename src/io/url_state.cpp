@@ -15,7 +15,6 @@ namespace tc::io {
 namespace {
 
 constexpr std::size_t kMaxValueLength = 256;
-constexpr std::size_t kMaxIdLength = 64;
 constexpr std::size_t kMaxListItems = 16;
 
 // The fields a link carries, in the order it writes them.
@@ -41,10 +40,7 @@ const std::vector<Section>& sections() {
   return s;
 }
 
-bool is_id_char(char ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-         ch == '.' || ch == '-' || ch == '_';
-}
+
 bool is_name_char(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'; }
 
 // Values as quoted in messages: printable, short.
@@ -82,8 +78,10 @@ std::string percent_decode(std::string_view v, const std::string& key) {
 }
 
 std::string check_id(const std::string& v, const std::string& key) {
+  // The same alphabet and length as a preset id (is_id_char): every id a preset file can define
+  // reads back from the link the page writes for it.
   if (v.empty() || v.size() > kMaxIdLength || !std::all_of(v.begin(), v.end(), is_id_char))
-    throw InputError(key, "must be an id of letters, digits, '.', '-' or '_' (got " + quote(v) + ")");
+    throw InputError(key, "must be an id of letters, digits, '.', '_', '-' or '+' (got " + quote(v) + ")");
   return v;
 }
 
@@ -96,12 +94,10 @@ double parse_number(const std::string& v, const std::string& key, double min, do
                         });
   char* end = nullptr;
   const double x = chars_ok ? std::strtod(v.c_str(), &end) : 0;
-  if (!chars_ok || end != v.c_str() + v.size() || !std::isfinite(x))
+  if (!chars_ok || end != v.c_str() + v.size())
     throw InputError(key, "must be a number (got " + quote(v) + ")");
-  if (x < min || x > max)
-    throw InputError(key, "must be between " + format_number(min) + " and " + format_number(max) +
-                              " (got " + quote(v) + ")");
-  return x;
+  // The same check as a number in a scenario file: finite, no denormal, in range, no -0.
+  return check_number(x, key, min, max);
 }
 
 long long parse_integer(const std::string& v, const std::string& key, double min, double max) {
@@ -245,10 +241,10 @@ Json parse_value(const FieldDef& d, const std::string& v, const std::string& key
       if (v == "auto") return "auto";
       return parse_integer(v, key, d.min, d.max);
     case FieldType::number:
-      return parse_number(v, key, d.min, d.max);
+      return check_zero_or_at_least(parse_number(v, key, d.min, d.max), key, d.min_positive);
     case FieldType::number_auto:
       if (v == "auto") return "auto";
-      return parse_number(v, key, d.min, d.max);
+      return check_zero_or_at_least(parse_number(v, key, d.min, d.max), key, d.min_positive);
     case FieldType::enumeration:
       for (auto allowed : d.values)
         if (v == allowed) return v;
@@ -361,7 +357,8 @@ std::vector<std::pair<std::string, std::string>> encode_fields(const Json& doc) 
   return out;
 }
 
-bool safe_for_hash(char ch) { return is_id_char(ch) || ch == ',' || ch == ':' || ch == '='; }
+// '+' is an id character but stays escaped: a form decoder would read it as a space.
+bool safe_for_hash(char ch) { return (is_id_char(ch) && ch != '+') || ch == ',' || ch == ':' || ch == '='; }
 
 std::string percent_encode(const std::string& v) {
   std::string out;
@@ -484,6 +481,19 @@ std::map<std::string, Json> hash_values(const std::vector<std::pair<std::string,
   return values;
 }
 
+// Fields that stand instead of each other (nodes or chips, tokens or samples) given together:
+// an error naming both keys, not the one that happens to be applied last.
+void check_conflicts(const std::map<std::string, Json>& values) {
+  for (const auto& d : key_defs()) {
+    if (d.excludes.empty() || values.count(std::string(d.hash_key)) == 0) continue;
+    const FieldDef& other = scenario_field(d.excludes);
+    if (values.count(std::string(other.hash_key)) != 0)
+      throw InputError(std::string(d.hash_key), "conflicts with " + std::string(other.hash_key) + ": " +
+                                                    std::string(d.path) + " and " + std::string(other.path) +
+                                                    " stand instead of each other; give one");
+  }
+}
+
 // The scenario of the link: the seed (or `base`) with the link's values set, in a fixed order.
 void apply_values(UrlState& st, const std::map<std::string, Json>& values, const Json& base) {
   if (!st.seed.empty()) {
@@ -523,6 +533,7 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
   const auto pairs = hash_pairs(hash, versioned);
   // Every key is checked before any is applied, in a fixed order (not the link's).
   const std::map<std::string, Json> values = hash_values(pairs, st);
+  check_conflicts(values);
   if (!values.empty() || !st.seed.empty()) {
     if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
     st.has_scenario = true;

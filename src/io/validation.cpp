@@ -13,6 +13,11 @@ namespace tc::io {
 
 namespace {
 
+// A table of published runs has hundreds of rows (tests/data/published_runs.csv: 334); each row
+// is a plan search, and 16 MiB of short rows would be 200,000 of them, half a gigabyte once split
+// into cells. Reading stops past this many.
+constexpr std::size_t kMaxCsvRows = 10000;
+
 std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   std::vector<std::vector<std::string>> rows(1);
   std::string cell;
@@ -39,6 +44,9 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       rows.back().push_back(cell);
       cell.clear();
+      if (rows.size() > kMaxCsvRows + 1)  // the header and kMaxCsvRows rows, and this one
+        throw InputError("csv line " + std::to_string(line),
+                         "more than " + std::to_string(kMaxCsvRows) + " rows after the header; not read further");
       rows.emplace_back();
       ++line;
     } else {
@@ -68,7 +76,9 @@ Json number_or_string(const std::string& s) {
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   if (end && *end == '\0' && !s.empty()) {
-    if (v == static_cast<long long>(v)) return static_cast<long long>(v);
+    // Only exact integers become integers: casting 1e300 (or nan) to long long is undefined, and
+    // the scenario parser range-checks the double with the field's name.
+    if (std::fabs(v) < 9007199254740992.0 && v == std::floor(v)) return static_cast<long long>(v);
     return v;
   }
   return s;
@@ -214,7 +224,11 @@ Json model_for_run(const PublishedRun& run, const Json& profile, std::vector<std
 // node); unstated network bandwidth too.
 Json instance_for_run(const PublishedRun& run, const PresetLibrary& lib, std::vector<std::string>& notes) {
   const Instance* base = nullptr;
-  const int per_node = std::atoi(field(run, "chips_per_node").c_str());
+  // atoi of an out-of-range cell is undefined: read it as a number; the scenario parser checks it.
+  const Json cell = number_or_string(field(run, "chips_per_node"));
+  const int per_node = cell.is_number_integer() && cell.get<long long>() > 0 && cell.get<long long>() <= 1000000
+                           ? static_cast<int>(cell.get<long long>())
+                           : 0;
   for (const auto& i : lib.instances) {
     if (i.accelerator_id != run.accelerator) continue;
     if (!base || i.chips_per_node == per_node ||

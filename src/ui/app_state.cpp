@@ -6,6 +6,7 @@
 
 #include "io/compare.hpp"
 #include "io/embedded.hpp"
+#include "io/hf_config.hpp"
 #include "io/report.hpp"
 #include "io/url_state.hpp"
 #include "ui/format.hpp"
@@ -41,13 +42,16 @@ template <class MakeJob>
 Outcome outcome_of(MakeJob make, const io::PresetLibrary& lib, const io::EvaluateOptions& options) {
   const auto t0 = Clock::now();
   Outcome o;
+  bool parsed = false;
   try {
     o.job = make();
+    parsed = true;
     static_cast<io::Result&>(o) = io::evaluate(o.job, lib, options);
     o.ok = true;
   } catch (const io::InputError& e) {
     o.error = e.what();
     o.error_field = e.field();
+    if (parsed && o.error_field == "global_batch") o.batch_fixes = io::global_batch_fixes(o.job.spec);
   } catch (const std::exception& e) {
     o.error = std::string("internal error: ") + e.what();
   }
@@ -250,9 +254,37 @@ bool link_is_exact(const AppState& s) {
   return io::hash_reproduces(doc, current_hash(s), io::Json::object());
 }
 
+void step_field(AppState& s, const std::string& path, int direction) {
+  // The scenario as it reads now (also when its batch does not split), else the last good one.
+  const Outcome* o = s.current.ok || s.current.batch_fixes ? &s.current : shown(s);
+  const io::Json* v = doc_get(s.doc, path);
+  if (!o) {
+    // Nothing resolved to step from: one step from the value shown.
+    const double now = v && v->is_number() ? v->get<double>() : 1;
+    doc_set(s.doc, path, std::max(1.0, now + direction));
+    return;
+  }
+  Scenario sc = o->job.spec.scenario;
+  if (v && v->is_number()) {
+    if (path == "global_batch") sc.global_batch = static_cast<long long>(v->get<double>());
+    else sc.nodes = static_cast<int>(v->get<double>());
+  }
+  if (path == "global_batch") {
+    doc_set(s.doc, path, step_global_batch(sc, o->job.spec.request, direction));
+  } else {
+    doc_erase(s.doc, "chips");
+    doc_set(s.doc, "nodes", step_nodes(sc, o->job.spec.request, direction));
+  }
+}
+
 bool merge_presets(AppState& s, const std::string& label, const std::string& text) {
+  return merge_preset_set(s, {{label, text}});
+}
+
+bool merge_preset_set(AppState& s, std::vector<io::PresetText> files) {
+  const std::string label = files.size() == 1 ? files[0].label : "a preset file";
   try {
-    io::merge_preset_json(s.lib, label, text);
+    io::merge_preset_set(s.lib, std::move(files));
     ++s.lib_generation;
     s.cache.clear();
     return true;
@@ -268,14 +300,23 @@ bool merge_presets(AppState& s, const std::string& label, const std::string& tex
 }
 
 bool import_scenario(AppState& s, const std::string& label, const std::string& text) {
+  bool config = false;
   try {
     io::Json doc = io::parse_json(text, label);
+    // A Hugging Face config.json becomes the model of the scenario shown; the rest stays.
+    config = io::is_hf_config_document(doc);
+    if (config) {
+      io::Json scenario = s.doc;
+      scenario["model"] = io::Json::object();
+      scenario["model"]["hf_config"] = std::move(doc);
+      doc = std::move(scenario);
+    }
     io::parse_scenario(doc, s.lib, label);  // reject it whole rather than show a broken scenario
     set_scenario(s, std::move(doc), "");
-    s.status = "Imported " + label;
+    s.status = (config ? "Model read from " : "Imported ") + label;
     return true;
   } catch (const io::InputError& e) {
-    s.banners.push_back({std::string("Scenario not imported: ") + e.what(), true});
+    s.banners.push_back({std::string(config ? "Model config not imported: " : "Scenario not imported: ") + e.what(), true});
     return false;
   }
 }

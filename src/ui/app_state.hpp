@@ -55,6 +55,8 @@ struct Outcome : io::Result {
   bool ok = false;
   std::string error;        // the InputError message, naming the field
   std::string error_field;
+  // A global batch no plan splits (global_batch_exact): the nearest fixes, one click each.
+  std::optional<BatchFixes> batch_fixes;
   io::Job job;
   double compute_ms = 0;
 };
@@ -155,6 +157,13 @@ bool link_is_exact(const AppState& s);
 
 // An operator's preset file: merged over the library, or a banner naming file and field.
 bool merge_presets(AppState& s, const std::string& label, const std::string& text);
+// The −/+ of the global batch and of the node count: the next value up (direction > 0) or down on
+// which the scenario's global batch splits over a plan (the nearest divisor or multiple), not the
+// next integer.
+void step_field(AppState& s, const std::string& path, int direction);
+
+// The operator's preset files as one set (io::merge_preset_set: the CLI's order), all or nothing.
+bool merge_preset_set(AppState& s, std::vector<io::PresetText> files);
 // A scenario file: replaces the scenario if it parses, else a banner.
 bool import_scenario(AppState& s, const std::string& label, const std::string& text);
 std::string export_scenario(const AppState& s);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/commitments.hpp"
 #include "io/report.hpp"
 
 namespace tc::ui {
@@ -24,6 +25,11 @@ std::string fmt_duration(double seconds) { return io::format_duration(seconds); 
 std::string fmt_si(double v) { return io::format_si(v); }
 
 std::string fmt_usd(double usd) { return format_usd(usd); }
+
+std::string fmt_tier(const std::string& tier) {
+  const auto name = parse_tier(tier);
+  return name ? describe_tier(*name) : tier;
+}
 
 std::string fmt_gib(double gib) { return fmt_fixed(gib, 1) + " GiB"; }
 

@@ -6,7 +6,9 @@
 namespace tc::ui {
 
 std::string fmt_fixed(double v, int digits);          // "12.35"
-std::string fmt_percent(double fraction, int digits = 1);  // "47.6%"
+std::string fmt_percent(double fraction, int digits = 1);
+// A pricing tier in plain words: "3-year Standard RI, all upfront", "Capacity Block".
+std::string fmt_tier(const std::string& tier);  // "47.6%"
 std::string fmt_duration(double seconds);             // "68.6 days"
 std::string fmt_usd(double usd);                      // "$1.23 M", "$512"
 std::string fmt_si(double v);                         // "1.23 M"

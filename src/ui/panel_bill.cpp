@@ -1,4 +1,5 @@
-// The bill itemized, the wall-time terms it pays for, and the price tiers it used.
+// The bill itemized, the wall-time terms it pays for, the price tiers it used, and the owned
+// cluster beside it.
 #include <cmath>
 
 #include "ui/format.hpp"
@@ -17,6 +18,39 @@ std::string item_lines(const Bill& b, const std::string& item) {
            fmt_usd(l.usd_per_unit) + " = " + fmt_usd(l.usd) + "\n" + l.detail;
   return t.empty() ? "nothing billed" : t;
 }
+
+// Every item of a bill, its quantity x rate in the tooltip, and the total.
+void items_table(const char* id, const Bill& b) {
+  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::TableSetupColumn("item");
+  ImGui::TableSetupColumn("USD");
+  ImGui::TableHeadersRow();
+  for (const auto& it : b.items_usd) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    text(it.name);
+    ImGui::TableNextColumn();
+    text(fmt_usd(it.value));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", item_lines(b, it.name).c_str());
+  }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  text_colored(kColorAccent, "total");
+  ImGui::TableNextColumn();
+  text_colored(kColorAccent, b.priced ? fmt_usd(b.total_usd) : "incomplete: some hours have no public price");
+  ImGui::EndTable();
+}
+
+// The owned cluster beside the cloud: its items, cost of ownership, break-even utilization.
+void owned_node(const Bill& o) {
+  if (!ImGui::TreeNode("Owned cluster")) return;
+  text(o.instance_id + ": " + fmt_usd(o.usd_per_year) + " a year, " + fmt_usd(o.usd_per_node_hour) +
+       " per node-hour (idle hours included), " + fmt_usd(o.tco_usd_horizon) + " over the horizon");
+  items_table("owned", o);
+  text(o.break_even_note);
+  for (const auto& n : o.notes) text_disabled(n);
+  ImGui::TreePop();
+}
 }  // namespace
 
 void panel_bill(AppState& s) {
@@ -30,30 +64,14 @@ void panel_bill(AppState& s) {
   const CostResult& r = o->cost->result;
   const Bill& b = r.bill;
   ImGui::PushTextWrapPos(0.0f);  // notes and tier lines are long: wrap them at the panel's edge
-  if (ImGui::BeginTable("bill", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("item");
-    ImGui::TableSetupColumn("USD");
-    ImGui::TableHeadersRow();
-    for (const auto& it : b.items_usd) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      text(it.name);
-      ImGui::TableNextColumn();
-      text(fmt_usd(it.value));
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", item_lines(b, it.name).c_str());
-    }
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    text_colored(kColorAccent, "total");
-    ImGui::TableNextColumn();
-    text_colored(kColorAccent, b.priced ? fmt_usd(b.total_usd) : "incomplete: some hours have no public price");
-    ImGui::EndTable();
-  }
+  items_table("bill", b);
   for (const auto& u : b.unpriced) text_colored(kColorBad, "not priced: " + u);
   text_disabled(fmt_fixed(b.instance_hours, 0) + " instance-hours, " + fmt_usd(b.usd_per_run) + " per run, " +
                 fmt_usd(b.usd_per_month) + " per month, lower bound on compute " + fmt_usd(b.compute_only_bound_usd));
   if (b.energy_known)
     text_disabled("energy " + fmt_si(b.energy_kwh) + " kWh, " + fmt_si(b.co2e_kg) + " kg CO2e");
+  for (const auto& n : b.notes) text_disabled(n);
+  if (r.owned) owned_node(*r.owned);
 
   if (ImGui::TreeNode("Price tiers")) {
     for (const auto& t : b.tiers) {
@@ -63,6 +81,12 @@ void panel_bill(AppState& s) {
       text(line);
       if (ImGui::IsItemHovered() && t.priced)
         ImGui::SetTooltip("%s", (t.source + "\n" + t.region + ", " + t.date).c_str());
+      if (t.paid_instance_hours > 0)
+        text_disabled("  " + t.commitment + ": " + fmt_usd(t.committed_usd) + " paid, " + fmt_usd(t.idle_usd) +
+                      " of it idle");
+      if (t.billed_tier == "spot" && t.priced && t.break_even_interruptions_per_hour > 0)
+        text_disabled("  spot stays cheaper than on demand below " +
+                      fmt_fixed(t.break_even_interruptions_per_hour * 730, 2) + " interruptions per instance-month");
     }
     ImGui::TreePop();
   }

@@ -51,6 +51,18 @@ void instance_ticks(AppState& s) {
   }
 }
 
+// A row's bill on hover: its tiers with region, date and rate, and its own warnings.
+std::string row_price_note(const ComparisonRow& c) {
+  const CostResult& r = c.out.cost->result;
+  std::string t;
+  for (const auto& tier : r.bill.tiers)
+    if (tier.priced)
+      t += fmt_tier(tier.billed_tier) + " " + fmt_usd(tier.usd_per_hour) + "/h, " + tier.region + ", " +
+           tier.date + "\n";
+  for (const auto& w : r.warnings) t += "! " + w + "\n";
+  return t.empty() ? "no price" : t;
+}
+
 // The sortable table; the fastest and the cheapest row in the accent colour.
 void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
@@ -121,7 +133,9 @@ void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* 
                    fmt_duration(r.wall) + (&c == fast_c ? " fastest" : ""));
       ImGui::TableNextColumn();
       text_colored(&c == cheap_c ? kColorGood : ImGui::GetColorU32(ImGuiCol_Text),
-                   fmt_usd(r.bill) + (&c == cheap_c ? " cheapest" : ""));
+                   fmt_usd(r.bill) + (&c == cheap_c ? " cheapest" : "") +
+                       (c.out.cost && !c.out.cost->result.warnings.empty() ? " (!)" : ""));
+      if (ImGui::IsItemHovered() && c.out.cost) ImGui::SetTooltip("%s", row_price_note(c).c_str());
       ImGui::TableNextColumn();
       text(fmt_usd(r.per_m));
       ImGui::TableNextColumn();

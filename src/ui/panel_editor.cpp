@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/commitments.hpp"
 #include "core/cost.hpp"
 #include "io/report.hpp"
 #include "io/schema.hpp"
@@ -153,7 +154,8 @@ const std::vector<OptionalField>& overhead_fields() {
        [](O o) { return o.cost ? o.cost->result.wall.checkpoint_interval_s / 60 : NAN; },
        "Minutes of training between checkpoints; unticked: the Young/Daly optimum.", false, true},
       {"overheads.checkpoint.write_gb_per_s", "checkpoint write", "GB/s", 1e-3, 1e6,
-       [](O o) { return inputs(o) ? inputs(o)->checkpoint.write_gb_per_s : NAN; }, "Aggregate storage write bandwidth."},
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->checkpoint.write_gb_per_s) : NAN; },
+       "Aggregate storage write bandwidth; unticked: the FSx file system's throughput, else 10 GB/s."},
       {"overheads.checkpoint.kept", "checkpoints kept", "", 0, 1e4,
        [](O o) { return inputs(o) ? inputs(o)->checkpoint.kept : NAN; }, "Checkpoints kept in storage at a time.", true},
       {"overheads.failures.per_node_hour", "failures", "/node-h", 0, 1,
@@ -171,17 +173,20 @@ const std::vector<OptionalField>& overhead_fields() {
       {"overheads.storage.dataset_gb", "dataset", "GB", 0, 1e9,
        [](O o) { return inputs(o) ? inputs(o)->storage.dataset_gb : NAN; }, "Training data kept in storage."},
       {"overheads.storage.usd_per_gb_month", "storage price", "$/GB-month", 0, 100,
-       [](O o) { return inputs(o) ? inputs(o)->storage.usd_per_gb_month : NAN; }, "Object storage (S3 Standard by default)."},
-      {"overheads.storage.retention_months", "retention", "months", 0, 1200,
-       [](O o) { return inputs(o) ? inputs(o)->storage.retention_months : NAN; }, "Kept after the campaign."},
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->storage.usd_per_gb_month) : NAN; },
+       "Flat rate for every stored GB; unticked: each service's published, tiered rate."},
+      {"overheads.storage.retention_days", "retention", "days", 0, 36500,
+       [](O o) { return inputs(o) ? inputs(o)->storage.retention_days : NAN; }, "Kept after the campaign."},
       {"overheads.transfer.cross_region_copies", "cross-region copies", "", 0, 1e4,
        [](O o) { return inputs(o) ? inputs(o)->transfer.cross_region_copies : NAN; }, "Copies of the dataset to another region."},
       {"overheads.transfer.cross_region_usd_per_gb", "cross-region price", "$/GB", 0, 100,
-       [](O o) { return inputs(o) ? inputs(o)->transfer.cross_region_usd_per_gb : NAN; }, "Inter-region transfer."},
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->transfer.cross_region_usd_per_gb) : NAN; },
+       "Inter-region transfer; unticked: the region pair's published rate."},
       {"overheads.transfer.egress_gb_per_month", "egress per month", "GB", 0, 1e9,
        [](O o) { return inputs(o) ? inputs(o)->transfer.egress_gb_per_month : NAN; }, "Data out to the internet every month."},
       {"overheads.transfer.egress_usd_per_gb", "egress price", "$/GB", 0, 100,
-       [](O o) { return inputs(o) ? inputs(o)->transfer.egress_usd_per_gb : NAN; }, "Data transfer out."},
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->transfer.egress_usd_per_gb) : NAN; },
+       "Data transfer out, flat; unticked: the published tiers after 100 GB free a month."},
       {"overheads.engineering.person_weeks", "engineering", "person-weeks", 0, 1e5,
        [](O o) { return inputs(o) ? inputs(o)->engineering.person_weeks : NAN; }, "Migration or porting effort, one-off."},
       {"overheads.engineering.usd_per_week", "cost of a week", "$", 0, 1e7,
@@ -212,9 +217,78 @@ const std::vector<OptionalField>& campaign_fields() {
   return f;
 }
 
-const char* kTiers[] = {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot", "custom"};
+// The tiers to offer for the scenario's instance: its list-price tiers, then the ones derived from
+// on demand (spot, Savings Plans) and a negotiated rate.
+std::vector<std::string> tier_choices(const AppState& s) {
+  std::vector<std::string> v = {"on_demand"};
+  auto add = [&](const std::string& t) {
+    if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
+  };
+  if (s.current.ok)
+    for (const auto& p : s.current.job.spec.scenario.instance.prices) add(p.tier);
+  for (const char* t : {"capacity_block", "spot", "savings_plan_compute_1y", "savings_plan_compute_3y",
+                        "savings_plan_instance_1y", "savings_plan_instance_3y", "custom"})
+    add(t);
+  return v;
+}
+
+// One mix entry's tier, and the discount a Savings Plan needs (AWS publishes only its maximum).
+bool tier_picker(AppState& s, io::Json& e, const std::string& tier) {
+  bool changed = false;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  if (ImGui::BeginCombo("##tier", fmt_tier(tier).c_str())) {
+    for (const auto& t : tier_choices(s))
+      if (ImGui::Selectable(fmt_tier(t).c_str(), tier == t)) {
+        e["tier"] = t;
+        if (t.rfind("savings_plan_", 0) == 0 && !e.contains("discount")) e["discount"] = 0.3;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  const auto name = parse_tier(tier);
+  if (name && name->kind == TierKind::savings_plan) {
+    ImGui::SameLine();
+    const float max = static_cast<float>(savings_plan_max_discount(name->plan));
+    float d = e.contains("discount") && e["discount"].is_number() ? e["discount"].get<float>() : 0.0f;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::SliderFloat("off", &d, 0.0f, max, "%.2f")) {
+      e["discount"] = std::round(std::clamp(d, 0.0f, max) * 100.0) / 100.0;
+      changed = true;
+    }
+    help_marker("Your Savings Plan discount off on demand: AWS publishes no plan rate for these instances, "
+                "only the maximum (" + fmt_percent(max, 0) + ", AWS Savings Plans FAQ).");
+  }
+  return changed;
+}
+
+// Where the instances are priced, and who pays a commitment's idle hours.
+void region_editor(AppState& s) {
+  std::vector<std::string> regions;
+  for (const auto& i : s.lib.instances)
+    for (const auto& p : i.prices)
+      for (const auto& r : p.regions)
+        if (std::find(regions.begin(), regions.end(), r) == regions.end()) regions.push_back(r);
+  std::sort(regions.begin(), regions.end());
+  const io::Json* cur = doc_get(s.doc, "pricing.region");
+  const std::string region = cur && cur->is_string() ? cur->get<std::string>() : "us-east-1";
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  if (ImGui::BeginCombo("region", region.c_str())) {
+    for (const auto& r : regions)
+      if (ImGui::Selectable(r.c_str(), r == region)) doc_set(s.doc, "pricing.region", r);
+    ImGui::EndCombo();
+  }
+  help_marker(std::string(io::scenario_field("pricing.region").help));
+  const io::Json* idle = doc_get(s.doc, "pricing.idle_commitment");
+  bool share = idle && idle->is_string() && idle->get<std::string>() == "share";
+  if (ImGui::Checkbox("other work fills idle commitments", &share)) {
+    if (share) doc_set(s.doc, "pricing.idle_commitment", "share");
+    else doc_erase(s.doc, "pricing.idle_commitment");
+  }
+  help_marker(std::string(io::scenario_field("pricing.idle_commitment").help));
+}
 
 void pricing_editor(AppState& s) {
+  region_editor(s);
   // The editor works on the mix form; the single-tier form is read as a one-entry mix.
   io::Json mix = io::Json::array();
   if (const io::Json* m = doc_get(s.doc, "pricing.mix"); m && m->is_array()) {
@@ -234,16 +308,8 @@ void pricing_editor(AppState& s) {
     io::Json& e = mix[i];
     if (!e.is_object()) continue;
     ImGui::PushID(static_cast<int>(i));
-    std::string tier = e.value("tier", std::string("on_demand"));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::BeginCombo("##tier", tier.c_str())) {
-      for (const char* t : kTiers)
-        if (ImGui::Selectable(t, tier == t)) {
-          e["tier"] = t;
-          changed = true;
-        }
-      ImGui::EndCombo();
-    }
+    const std::string tier = e.value("tier", std::string("on_demand"));
+    changed = tier_picker(s, e, tier) || changed;
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
     if (by_instances) {
@@ -314,10 +380,32 @@ void hardware_fields(AppState& s) {
   if (id_picker("model", model, model_items(s), s.view.model_filter)) doc_set(s.doc, "model", model);
   remember_rect("model");
   sources_tooltip(s, "model", model);
+  // A model from a Hugging Face config.json: the shape its configuration maps to (io/hf_config).
+  if (const io::Json* hf = doc_get(s.doc, "model.hf_config")) {
+    const io::Json* name = doc_get(s.doc, "model.name");
+    const io::Json* id = hf->is_object() && hf->contains("_name_or_path") ? &hf->at("_name_or_path") : nullptr;
+    const io::Json* type = hf->is_object() && hf->contains("model_type") ? &hf->at("model_type") : nullptr;
+    const io::Json* shown = name ? name : id ? id : type;
+    ImGui::TextDisabled("from config.json: %s", shown && shown->is_string() ? shown->get<std::string>().c_str() : "");
+  }
+  ImGui::SameLine();
+  help_marker("Any Hugging Face model: paste its config.json (Ctrl+V outside a field), drop the file on the "
+              "page, or Import it. Notes under the results say what the mapping approximates and which "
+              "keys it did not use.");
   std::string inst = doc_string(s, "instance", "custom");
   if (id_picker("instance", inst, instance_items(s), s.view.instance_filter)) doc_set(s.doc, "instance", inst);
   remember_rect("instance");
   if (const Instance* ip = s.lib.instance(inst)) sources_tooltip(s, "instance", ip->id);
+}
+
+// The -/+ of a field: to the next value the global batch splits over (AppState's step_field).
+void step_buttons(AppState& s, const char* path) {
+  ImGui::PushID(path);
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("-")) step_field(s, path, -1);
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("+")) step_field(s, path, +1);
+  ImGui::PopID();
 }
 
 // Nodes, or chips, of the cluster; switching converts the resolved size.
@@ -342,11 +430,14 @@ void cluster_fields(AppState& s, const Outcome* o) {
   if (!s.view.nodes_as_chips) {
     const io::Json* nv = doc_get(s.doc, "nodes");
     int nodes = nv && nv->is_number() ? static_cast<int>(nv->get<double>()) : (o ? o->job.spec.scenario.nodes : 1);
-    if (ImGui::SliderInt("nodes##slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    if (ImGui::SliderInt("##nodes_slider", &nodes, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
       doc_erase(s.doc, "chips");
       doc_set(s.doc, "nodes", clamp_to(io::scenario_field("nodes"), nodes));
     }
     remember_rect("nodes");
+    step_buttons(s, "nodes");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("nodes");
     if (o) {
       ImGui::SameLine();
       text_disabled("= " + std::to_string(o->est.chips) + " chips");
@@ -374,8 +465,20 @@ void precision_and_batch_fields(AppState& s, const Outcome* o) {
     long long gb_resolved = o ? o->job.spec.scenario.global_batch : 1024;
     int gb = gv && gv->is_number() ? static_cast<int>(gv->get<double>()) : static_cast<int>(std::min<long long>(gb_resolved, 1 << 30));
     const io::FieldDef& f = io::scenario_field("global_batch");
-    if (ImGui::InputInt("global batch", &gb, 1, 64)) doc_set(s.doc, "global_batch", clamp_to(f, gb));
-    help_marker(field_help(f));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::InputInt("##global_batch", &gb, 0, 0)) doc_set(s.doc, "global_batch", clamp_to(f, gb));
+    remember_rect("global_batch");
+    step_buttons(s, "global_batch");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("global batch");
+    help_marker(field_help(f) + " The -/+ buttons step to the next batch that splits over a plan.");
+    bool exact = doc_get(s.doc, "global_batch_exact") && doc_get(s.doc, "global_batch_exact")->is_boolean() &&
+                 doc_get(s.doc, "global_batch_exact")->get<bool>();
+    if (ImGui::Checkbox("exact batch", &exact)) {
+      if (exact) doc_set(s.doc, "global_batch_exact", true);
+      else doc_erase(s.doc, "global_batch_exact");
+    }
+    help_marker(field_help(io::scenario_field("global_batch_exact")));
   }
 }
 

@@ -22,9 +22,13 @@ void panel_toolbar(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Button("Copy link")) {
     host.copy_text(host.link_for(current_hash(s)));
-    s.status = link_is_exact(s) ? "Link copied"
-                                : "Link copied; it does not carry every field of this scenario "
-                                  "(custom objects or claims): export the JSON to keep them";
+    if (!s.current.ok)
+      s.status = "Link copied, but it opens a scenario with a problem (" + s.current.error_field +
+                 "): fix it first to share results";
+    else
+      s.status = link_is_exact(s) ? "Link copied"
+                                  : "Link copied; it does not carry every field of this scenario "
+                                    "(custom objects or claims): export the JSON to keep them";
   }
   remember_rect("copy_link");
   ImGui::SameLine();
@@ -77,6 +81,28 @@ void panel_toolbar(AppState& s) {
   }
 }
 
+namespace {
+
+// The nearest fixes of a global batch that splits over no plan, one click each (by value: a
+// click edits the scenario the fixes came from).
+void batch_fix_buttons(AppState& s, const BatchFixes f) {
+  ImGui::TextUnformatted("Fix:");
+  auto fix = [&](const std::string& label, const char* path, io::Json value, const char* instead_of) {
+    ImGui::SameLine();
+    if (!ImGui::SmallButton(label.c_str())) return;
+    if (instead_of) doc_erase(s.doc, instead_of);
+    doc_set(s.doc, path, std::move(value));
+  };
+  for (int n : f.nodes) fix(std::to_string(n) + " nodes", "nodes", n, "chips");
+  for (long long b : f.global_batches) fix("global batch " + std::to_string(b), "global_batch", b, nullptr);
+  if (f.chips > 0) fix(std::to_string(f.chips) + " chips (rest idle)", "chips", f.chips, "nodes");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("let the batch adapt")) doc_erase(s.doc, "global_batch_exact");
+  remember_rect("batch_fixes");
+}
+
+}  // namespace
+
 void panel_banners(AppState& s) {
   const float wrap = 0.0f;
   if (!s.hash_error.empty()) {
@@ -90,6 +116,7 @@ void panel_banners(AppState& s) {
     text_colored(kColorBad, "Scenario problem: " + s.current.error +
                                 (s.has_good ? ". Showing the last good results (dimmed)." : ""));
     ImGui::PopTextWrapPos();
+    if (s.current.batch_fixes) batch_fix_buttons(s, *s.current.batch_fixes);
   }
   for (std::size_t i = 0; i < s.banners.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));

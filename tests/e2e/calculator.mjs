@@ -202,6 +202,47 @@ await check('slider drag with comparison and scaling visible: frames under 16 ms
   return dragStats;
 });
 
+await check('every node count 1-128 gives a result (Llama 3.1 8B on p5, 70B on trn2)', async () => {
+  await page.goto(base + DEFAULT);
+  await page.waitForSelector('body[data-ready]', { timeout: 5000 });
+  for (const [m, i] of [['llama3.1-8b', 'p5.48xlarge'], ['llama3.1-70b', 'trn2.48xlarge']]) {
+    for (let n = 1; n <= 128; ++n) {
+      await page.evaluate((h) => { location.hash = h; }, `#v1&m=${m}&i=${i}&n=${n}&tt=1e12`);
+      await page.waitForFunction((n) => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).scenario.nodes === n,
+        n, { timeout: 10000 });
+      const r = await results_json();
+      const e = (await mirror()).error;
+      assert(r.ok && e === '', `${m} on ${n} x ${i}: ${r.error || e}`);
+    }
+  }
+  return '256 node counts, no error';
+});
+
+await check('a config.json dropped on the page becomes the model', async () => {
+  const text = fs.readFileSync('tests/data/hf_configs/mixtral-8x7b-v0.1.json', 'utf8');
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'config.json', { type: 'application/json' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForFunction(() => {
+    const r = JSON.parse(Module.ccall('tc_results_json', 'string', [], []));
+    return r.scenario.model && r.scenario.model.hf_config;
+  }, null, { timeout: 10000 });
+  await settled();
+  const r = await results_json();
+  assert(r.ok, r.error);
+  const file = path.join(outDir, 'config-scenario.json');
+  fs.writeFileSync(file, JSON.stringify(r.scenario, null, 2));
+  const est = JSON.parse(execFileSync(cli, ['estimate', file], { encoding: 'utf8' }));
+  // Mixtral 8x7B: 46,702,792,704 parameters (the released checkpoint).
+  assert(est.params === 46702792704, `params ${est.params}`);
+  const m = await mirror();
+  assert(Math.abs(Number(m.rows.step_time_s) - est.step_time_s) <= 1e-5 * est.step_time_s,
+    `step time: page ${m.rows.step_time_s}, CLI ${est.step_time_s}`);
+  return `mixtral, ${est.params} parameters, step ${est.step_time_s.toFixed(2)} s on page and CLI`;
+});
+
 await check('embed mode hides the page chrome', async () => {
   await page.goto(base + DEFAULT + '&embed=1');
   // Attached, not "visible": the embed layout may be mid-resize when the flag appears.
