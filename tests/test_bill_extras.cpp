@@ -136,6 +136,7 @@ TEST(Storage, PricesOfAnotherRegionThanTheInstancesAreSaid) {
   in.storage.dataset_gb = 100;
   EXPECT_EQ(joined_notes(run(in, job(1, 10)).bill).find("region:"), std::string::npos);
   in.pricing.region = "us-east-2";
+  in.pricing.region_given = true;
   in.pricing.mix = {tc::TierShare{"custom", 1.0, 0, "", 10.0, {}}};
   EXPECT_TRUE(contains(joined_notes(run(in, job(1, 10)).bill),
                        "region: storage and transfer are priced at us-east-1 rates (the reference has no others), "

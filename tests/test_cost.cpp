@@ -303,6 +303,7 @@ TEST(CostBill, InstanceCountMix) {
 
 TEST(CostBill, NoPublicPriceIsNeverInvented) {
   CostInputs in = bare();
+  in.pricing.region_given = true;  // us-east-1, where trn2.48xlarge is not sold
   const auto r = tc::evaluate_cost(in, job(4, 3600, 1), trn2(), trainium2());
   EXPECT_FALSE(r.bill.priced);
   ASSERT_EQ(r.bill.unpriced.size(), 1u);
@@ -322,11 +323,20 @@ TEST(CostBill, NoPublicPriceIsNeverInvented) {
   // In us-east-1 trn2 has no price at all, and the bill says where it has one.
   CostInputs def;
   def.failures.per_node_hour = 0;
+  def.pricing.region_given = true;
   const auto e1 = tc::evaluate_cost(def, job(4, 3600, 1), trn2(), trainium2());
   EXPECT_FALSE(e1.bill.priced);
   EXPECT_TRUE(contains(joined(e1.bill.unpriced), "capacity_block price in us-east-1 (it has one in us-east-2"))
       << joined(e1.bill.unpriced);
+  // Left at the default region, trn2 is priced where it is sold, and the bill says so.
+  def.pricing.region_given = false;
+  const auto moved = tc::evaluate_cost(def, job(4, 3600, 1), trn2(), trainium2());
+  EXPECT_TRUE(moved.bill.priced);
+  EXPECT_EQ(moved.bill.region, "us-east-2");
+  EXPECT_TRUE(contains(joined(moved.warnings), "has no price in us-east-1 (the default region); priced in us-east-2"))
+      << joined(moved.warnings);
   // In us-east-2 the default pricing falls back to the Capacity Block rate and says so.
+  def.pricing.region_given = true;
   def.pricing.instance_regions = {{"trn2.48xlarge", "us-east-2"}};
   const auto d = tc::evaluate_cost(def, job(4, 3600, 1), trn2(), trainium2());
   EXPECT_TRUE(d.bill.priced);
@@ -1034,6 +1044,7 @@ TEST(Commitments, TwoHundredDayJobOnEightyTrn2Blocks) {
   CostInputs in = bare();
   in.pricing.mix = {tc::TierShare{"capacity_block", 1.0, 0, "", {}, {}}};
   in.pricing.region = "us-east-2";
+  in.pricing.region_given = true;
   // 200 days = 4,800 h: a 182-day block holds 4,367.5 h, the 432.5 h left need 433 h = 18.04 days
   // -> 21 days. 80 instances: 2 blocks side by side (64 + 16).
   const auto r = tc::evaluate_cost(in, job(80, 4800, 3600), trn2(), trainium2());
@@ -1112,6 +1123,7 @@ TEST(Commitments, SpotRateFromTheAdvisorBandAndItsBreakEven) {
   // No band where it is priced: the highest band, said so.
   in.spot.interruptions_per_hour.reset();
   in.pricing.region = "eu-west-2";
+  in.pricing.region_given = true;
   p.prices.push_back(price("on_demand", 71.552, "eu-west-2"));
   const auto w = tc::evaluate_cost(in, job(8, 100, 3600), p, gpu());
   EXPECT_TRUE(contains(joined(w.bill.warnings), "publishes no interruption band for p5.48xlarge in eu-west-2"));
@@ -1123,8 +1135,10 @@ TEST(Commitments, RegionsPriceAndNeverMixSilently) {
   Instance p = p5();
   p.prices.push_back(price("on_demand", 92.4672, "sa-east-1"));
   in.pricing.region = "sa-east-1";
+  in.pricing.region_given = true;
   EXPECT_NEAR(tc::evaluate_cost(in, job(1, 1, 3600), p, gpu()).bill.total_usd, 92.4672, 1e-9);
   in.pricing.region = "eu-central-1";
+  in.pricing.region_given = true;
   const auto none = tc::evaluate_cost(in, job(1, 1, 3600), p, gpu());
   EXPECT_FALSE(none.bill.priced);
   EXPECT_TRUE(contains(joined(none.bill.unpriced), "no public on_demand price in eu-central-1 (it has one in "

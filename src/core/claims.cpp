@@ -69,7 +69,7 @@ struct PublicRate {
 };
 // The region the claim's instance is priced in (empty: any).
 std::string region_of(const Instance& inst, const ClaimContext& ctx) {
-  return ctx.pricing ? pricing_region(*ctx.pricing, inst.id) : std::string();
+  return ctx.pricing ? resolve_region(*ctx.pricing, inst) : std::string();
 }
 
 std::vector<PublicRate> public_rates(const Instance& inst, const std::string& region) {

@@ -234,6 +234,19 @@ const std::string& pricing_region(const PricingInputs& p, const std::string& ins
   return p.region;
 }
 
+std::string resolve_region(const PricingInputs& p, const Instance& inst) {
+  const std::string& given = pricing_region(p, inst.id);
+  const bool explicit_region =
+      p.region_given || std::any_of(p.instance_regions.begin(), p.instance_regions.end(),
+                                    [&](const auto& e) { return e.first == inst.id; });
+  if (explicit_region) return given;
+  for (const auto& pr : inst.prices)
+    if (pr.price_usd_per_hour > 0 && price_in_region(pr, given)) return given;
+  for (const auto& pr : inst.prices)
+    if (pr.price_usd_per_hour > 0 && !pr.regions.empty()) return pr.regions.front();
+  return given;
+}
+
 std::string describe_price(const Instance& inst, const PriceTier& p) {
   std::string s = inst.id + " " + p.tier + " " + usd(p.price_usd_per_hour) + "/h";
   if (!p.region.empty() || !p.date.empty())
@@ -855,6 +868,11 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
                          const Accelerator& acc) {
   for (const auto& p : validate(in_)) throw CostError(p.field, p.reason);
   CostInputs in = in_;
+  // Every part of the bill reads the one resolved region.
+  const std::string region = resolve_region(in.pricing, inst);
+  const std::string asked = pricing_region(in.pricing, inst.id);
+  in.pricing.region = region;
+  in.pricing.instance_regions.clear();
   if (job.nodes < 1) throw CostError("nodes", std::to_string(job.nodes) + " must be >= 1");
   if (!(job.step_time_s >= 0 && std::isfinite(job.step_time_s)) || !(job.steps >= 0 && std::isfinite(job.steps)))
     throw CostError("step_time_s", "the estimate has no finite step time or step count");
@@ -863,10 +881,13 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
   Bill& b = r.bill;
   b.kind = "cloud";
   b.instance_id = inst.id;
+  b.region = region;
+  if (region != asked)
+    b.warnings.push_back("pricing.region: " + inst.id + " has no price in " + asked + " (the default region); "
+                         "priced in " + region + ", where it is sold (set pricing.region to choose)");
 
   const std::vector<double> shares = mix_shares(in, job, b);
   double spot_share = 0;
-  const std::string& region = pricing_region(in.pricing, inst.id);
   check_region(inst, region, b);
   const std::vector<Rate> rates = mix_rates(in, inst, shares, b, spot_share);
   resolve_spot_hazard(in, inst, region, spot_share, b);

@@ -94,6 +94,7 @@ enum class IdleCommitment { bill = 0, share };  // bill: the job pays them; shar
 
 struct PricingInputs {
   std::string region = "us-east-1";       // where every instance is priced ...
+  bool region_given = false;              // false: the default, which an instance sold elsewhere leaves
   std::vector<std::pair<std::string, std::string>> instance_regions;  // ... unless set here by id
   IdleCommitment idle_commitment = IdleCommitment::bill;
   MixBy mix_by = MixBy::fraction;
@@ -318,6 +319,7 @@ struct BillLine {
 struct Bill {
   std::string kind;                       // "cloud" or "owned"
   std::string instance_id;
+  std::string region;                     // where it is priced (resolve_region)
   std::vector<NamedTerm> items_usd;       // instance.<tier> | owned.*, storage.*, transfer.*, engineering
   double total_usd = 0;                   // sum of items_usd
   std::vector<BillLine> lines;            // items_usd as quantity x rate
@@ -408,8 +410,12 @@ BaselineComparison compare_with_baseline(const CostInputs& in, const Bill& mine,
 const PriceTier* find_price(const Instance& inst, const std::string& tier, const std::string& region = "");
 // Whether a price holds in `region` (a Local Zone counts as its parent region; empty: any).
 bool price_in_region(const PriceTier& p, const std::string& region);
-// The region the bill of `inst` is priced in.
+// The region given for an instance: its entry in instance_regions, else pricing.region.
 const std::string& pricing_region(const PricingInputs& p, const std::string& instance_id);
+// The region the bill of `inst` is priced in: pricing_region(); but when the region was left at
+// its default and the instance has no price there (trn2.48xlarge is sold only in us-east-2), the
+// first region it is priced in. evaluate_cost() says so on the bill.
+std::string resolve_region(const PricingInputs& p, const Instance& inst);
 // "p5.48xlarge on_demand $55.04/h (us-east-1, 2025-11-30)".
 std::string describe_price(const Instance& inst, const PriceTier& p);
 // "$55.04", "$466.26", "$3,400,000"; "45 min", "19 h", "38 days".

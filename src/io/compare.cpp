@@ -63,7 +63,7 @@ std::vector<std::string> comparison_notes(const std::vector<CompareRow>& rows) {
   bool mixed = false;
   for (const auto& r : rows) {
     if (!r.problem.empty()) continue;
-    const std::string& reg = pricing_region(r.job.cost.pricing, r.instance_id);
+    const std::string& reg = r.result.cost->result.bill.region;
     if (first.empty()) first = reg;
     mixed = mixed || reg != first;
     regions += (regions.empty() ? "" : ", ") + r.instance_id + " " + reg;

@@ -83,7 +83,10 @@ TierShare read_share(const Json& e, const std::string& path) {
 }
 
 void read_regions(PricingInputs& pr, const Json& p) {
-  if (has_key(p, "region")) pr.region = region_value(p.at("region"), "pricing.region");
+  if (has_key(p, "region")) {
+    pr.region = region_value(p.at("region"), "pricing.region");
+    pr.region_given = true;
+  }
   if (has_key(p, "instance_regions")) {
     const Json& m = get_object(p, "instance_regions", "pricing");
     if (m.size() > 64) throw InputError("pricing.instance_regions", "more than 64 instances");
@@ -501,6 +504,7 @@ Json bill_json(const Bill& b) {
   Json j = Json::object();
   j["kind"] = b.kind;
   j["instance"] = b.instance_id;
+  j["region"] = b.region;
   j["priced"] = b.priced;
   j["unpriced"] = b.unpriced;
   j["total_usd"] = b.priced ? Json(b.total_usd) : Json(nullptr);

@@ -102,7 +102,8 @@ const std::vector<FieldDef>& scenario_fields() {
        "the Spot Instance Advisor's average saving in the region, else the instance preset's",
        "Fraction off on-demand for every spot share.", "AWS Spot Instance Advisor"},
       {"pricing.region", "rg", T::id, "", 0, 0, "us-east-1",
-       "AWS region every instance is priced in; an instance without a price there says where it has one.",
+       "AWS region every instance is priced in. Given, an instance without a price there says where it has one; "
+       "left at the default, an instance sold only elsewhere (trn2.48xlarge: us-east-2) is priced there, said so.",
        "AWS Price List (presets/instances.json)"},
       {"pricing.instance_regions", "", T::section, "", 0, 0, "",
        "A region per instance id, for an instance not sold in pricing.region (trn2.48xlarge: us-east-2); "
