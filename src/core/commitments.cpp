@@ -49,6 +49,19 @@ std::optional<TierName> parse_tier(const std::string& name) {
   return t;
 }
 
+std::vector<std::string> tier_names(bool list_price) {
+  std::vector<std::string> v = {"on_demand", "capacity_block", "sagemaker"};
+  for (const char* term : {"1y", "3y"}) {
+    for (const char* cls : {"", "_convertible"})
+      for (const char* pay : {"", "_partial_upfront", "_all_upfront"})
+        v.push_back(std::string("reserved_") + term + cls + pay);
+    if (!list_price)
+      for (const char* plan : {"compute", "instance"}) v.push_back(std::string("savings_plan_") + plan + "_" + term);
+  }
+  if (!list_price) v.insert(v.end(), {"spot", "custom"});
+  return v;
+}
+
 std::string describe_tier(const TierName& t) {
   const std::string term = std::to_string(t.term_years) + "-year ";
   switch (t.kind) {

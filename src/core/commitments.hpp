@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 
@@ -22,6 +23,9 @@ struct TierName {
   std::string plan;                       // savings_plan: compute or instance
 };
 std::optional<TierName> parse_tier(const std::string& name);
+// Every tier name parse_tier() reads; `list_price`: only those an instance preset can list a price
+// for (not spot, Savings Plans or custom, which derive from on demand or from the scenario).
+std::vector<std::string> tier_names(bool list_price);
 // "1-year Standard RI, no upfront", "3-year Compute Savings Plan", "Capacity Block".
 std::string describe_tier(const TierName& t);
 

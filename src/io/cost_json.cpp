@@ -53,14 +53,8 @@ std::string tier_value(const Json& obj, std::string_view key, const std::string&
   const std::string t = get_string(obj, key, path);
   const auto name = parse_tier(t);
   if (name && (allow_custom || name->kind != TierKind::custom)) return t;
-  std::vector<std::string> known = {"on_demand", "capacity_block", "spot", "sagemaker"};
-  for (const char* term : {"1y", "3y"}) {
-    for (const char* cls : {"", "_convertible"})
-      for (const char* pay : {"", "_partial_upfront", "_all_upfront"})
-        known.push_back(std::string("reserved_") + term + cls + pay);
-    for (const char* plan : {"compute", "instance"}) known.push_back(std::string("savings_plan_") + plan + "_" + term);
-  }
-  if (allow_custom) known.push_back("custom");
+  std::vector<std::string> known = tier_names(false);
+  if (!allow_custom) known.pop_back();  // "custom" is last
   throw InputError(path_key(path, key), unknown_id_message("tier", t, known));
 }
 

@@ -290,19 +290,6 @@ void read_fabric(const Json& j, std::string_view key, const std::string& path, N
 }
 
 // `key` "prices": one entry per tier. "price_history": earlier prices, one per tier and date.
-// The tiers an instance preset can list a price for (core/commitments names them).
-const std::vector<std::string>& list_price_tiers() {
-  static const std::vector<std::string> v = [] {
-    std::vector<std::string> t = {"on_demand", "capacity_block", "sagemaker"};
-    for (const char* term : {"1y", "3y"})
-      for (const char* cls : {"", "_convertible"})
-        for (const char* pay : {"", "_partial_upfront", "_all_upfront"})
-          t.push_back(std::string("reserved_") + term + cls + pay);
-    return t;
-  }();
-  return v;
-}
-
 std::string get_region(const Json& j, std::string_view key, const std::string& path) {
   return region_value(require_key(j, key, path), path_key(path, key));
 }
@@ -367,7 +354,7 @@ std::vector<PriceTier> read_prices(const Json& j, const std::string& path, std::
     t.tier = get_string(arr[i], "tier", p);
     const auto name = parse_tier(t.tier);
     if (!name || name->kind == TierKind::savings_plan || name->kind == TierKind::custom || name->kind == TierKind::spot)
-      throw InputError(path_key(p, "tier"), unknown_id_message("list-price tier", t.tier, list_price_tiers()));
+      throw InputError(path_key(p, "tier"), unknown_id_message("list-price tier", t.tier, tier_names(true)));
     t.price_usd_per_hour = get_number(arr[i], "price_usd_per_hour", p, 0, kMaxPriceUsd);
     t.region = get_region(arr[i], "region", p);
     t.regions = read_regions(arr[i], "regions", p, t.region);
