@@ -129,7 +129,7 @@ bool run_one_job(AppState& s) {
     return true;
   }
   for (auto& c : s.seeds) {
-    if (c.verdicts_done) continue;
+    if (c.verdicts_done || !s.seeds_wanted) continue;
     const Outcome& o = evaluate_doc(s, c.doc);
     c.verdicts = !o.ok ? "not evaluated: " + o.error
                  : o.cost && !o.cost->claims.empty() ? describe(count_verdicts(o.cost->claims))
@@ -385,7 +385,7 @@ bool work_pending(const AppState& s) {
   for (const auto& p : s.scaling)
     if (!p.done) return true;
   for (const auto& c : s.seeds)
-    if (!c.verdicts_done) return true;
+    if (!c.verdicts_done && s.seeds_wanted) return true;
   return false;
 }
 

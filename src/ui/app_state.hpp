@@ -102,6 +102,9 @@ struct AppState {
   io::PresetLibrary lib;
   std::uint64_t lib_generation = 1;
   std::vector<SeedCase> seeds;
+  // The seeds panel has been opened: only then are the cases' claims checked (one case a frame,
+  // after the comparison and scaling), so that no drag waits on a seed case nobody looks at.
+  bool seeds_wanted = false;
 
   io::Json doc;                        // the scenario being edited
   std::string seed_id;                 // the seed it came from ("" for none): the link's base

@@ -8,6 +8,7 @@
 namespace tc::ui {
 
 void panel_seeds(AppState& s) {
+  s.seeds_wanted = true;
   if (s.seeds.empty()) text_disabled("No seed scenarios are built in.");
   for (const auto& c : s.seeds) {
     ImGui::PushID(c.id.c_str());
