@@ -1,5 +1,6 @@
 // Storage and transfer prices written out by hand from ../shared/reference/hardware.md sections
-// 2.4.6 and 2.4.7 (us-east-1), so that cost tests do not move with presets/services.json.
+// 2.4.6 and 2.4.7 (us-east-1), so that cost tests do not move with presets/services.json; and the
+// cost inputs of a job with no overheads at all, which the cost tests start from.
 #pragma once
 
 #include <vector>
@@ -38,6 +39,21 @@ inline std::vector<tc::ServicePrice> hand_services() {
           flat_service("fsx_lustre_scratch_2", "GB-months", 0.14, 200),
           egress,
           inter};
+}
+
+// No overheads at all (compile, warm-up, failures, spot, checkpoints): the wall time is the
+// training time; all hours on demand; the hand-written service prices.
+inline tc::CostInputs bare() {
+  tc::CostInputs in;
+  in.services = hand_services();
+  in.compile.first_s = 0;
+  in.compile.recompile_s = 0;
+  in.warmup.minutes = 0;
+  in.failures.per_node_hour = 0;
+  in.spot.interruptions_per_hour = 0;
+  in.checkpoint.kept = 0;
+  in.pricing.mix = {tc::TierShare{"on_demand", 1.0, 0, "", {}, {}}};
+  return in;
 }
 
 }  // namespace tc_test

@@ -92,17 +92,16 @@ JobPerf job(int nodes, double hours) {
   return j;
 }
 
-CostInputs bare() {
-  CostInputs in;
-  in.services = tc_test::hand_services();
-  in.compile.first_s = 0;
-  in.compile.recompile_s = 0;
-  in.warmup.minutes = 0;
-  in.failures.per_node_hour = 0;
-  in.spot.interruptions_per_hour = 0;
-  in.checkpoint.kept = 0;
-  in.pricing.mix = {tc::TierShare{"on_demand", 1.0, 0, "", {}, {}}};
-  return in;
+using tc_test::bare;
+
+// The field a cost section's error names, or "no error".
+std::string field_of(const char* text) {
+  try {
+    tc::io::parse_cost_inputs(Json::parse(text));
+  } catch (const tc::io::InputError& e) {
+    return e.field();
+  }
+  return "no error";
 }
 
 tc::CostResult run(const CostInputs& in, const JobPerf& j, const tc::Instance& inst = p5()) {
@@ -290,14 +289,6 @@ TEST(Incidents, ReadFromTheScenarioAndBadOnesNameTheField) {
   const CostInputs in = tc::io::parse_cost_inputs(doc);
   ASSERT_EQ(in.incidents.size(), 2u);
   EXPECT_EQ(in.incidents[0].note, "A39");
-  auto field_of = [](const char* text) {
-    try {
-      tc::io::parse_cost_inputs(Json::parse(text));
-    } catch (const tc::io::InputError& e) {
-      return e.field();
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(field_of(R"({"incidents": [{"kind": "meteor"}]})"), "incidents[0].kind");
   EXPECT_EQ(field_of(R"({"incidents": [{"kind": "oom"}]})"), "incidents[0].hours");
   EXPECT_EQ(field_of(R"({"incidents": [{"kind": "oom", "hours": -4}]})"), "incidents[0].hours");
@@ -310,14 +301,6 @@ TEST(Incidents, ReadFromTheScenarioAndBadOnesNameTheField) {
 // --- bad input -----------------------------------------------------------------------------
 
 TEST(StorageInput, NegativeOrAbsurdFiguresNameTheField) {
-  auto field_of = [](const char* text) {
-    try {
-      tc::io::parse_cost_inputs(Json::parse(text));
-    } catch (const tc::io::InputError& e) {
-      return e.field();
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(field_of(R"({"overheads": {"storage": {"retention_days": -1}}})"), "overheads.storage.retention_days");
   EXPECT_EQ(field_of(R"({"overheads": {"storage": {"retention_days": 1e6}}})"), "overheads.storage.retention_days");
   EXPECT_EQ(field_of(R"({"overheads": {"storage": {"usd_per_gb_month": 230}}})"), "overheads.storage.usd_per_gb_month");

@@ -139,18 +139,7 @@ JobPerf job(int nodes, double steps, double step_s) {
 }
 
 // No overheads at all: the wall time is the training time.
-CostInputs bare() {
-  CostInputs in;
-  in.services = tc_test::hand_services();
-  in.compile.first_s = 0;
-  in.compile.recompile_s = 0;
-  in.warmup.minutes = 0;
-  in.failures.per_node_hour = 0;
-  in.spot.interruptions_per_hour = 0;
-  in.checkpoint.kept = 0;
-  in.pricing.mix = {tc::TierShare{"on_demand", 1.0, 0, "", {}, {}}};
-  return in;
-}
+using tc_test::bare;
 
 TEST(CostWallTime, HandWorkedTerms) {
   CostInputs in;
