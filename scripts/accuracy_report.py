@@ -36,7 +36,7 @@ CSV = os.path.join(ROOT, "tests/data/published_runs.csv")
 
 
 def families(rows):
-    return sorted({r["family"] for r in rows if not r["problem"]})
+    return sorted({r["family"] for r in rows if counted(r)})
 
 
 def published_runs():
@@ -49,6 +49,12 @@ def validate(cli, presets_dir=None):
     if presets_dir:
         cmd += ["--presets", presets_dir]
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+def counted(r):
+    """A row every figure counts: it ran, and its source does not flag its figure as a regression
+    (`known_issue`, shown in the table but never fitted or averaged)."""
+    return not r["problem"] and not r.get("known_issue")
 
 
 def pct(x):
@@ -88,7 +94,7 @@ def loso(cli, rows):
                 with open(os.path.join(d, name + ".json"), "w") as f:
                     json.dump(doc, f)
             got = [r for r in validate(cli, d)
-                   if r["family"] == fam and not r["problem"] and not calibrate.held_out(r["id"])]
+                   if r["family"] == fam and counted(r) and not calibrate.held_out(r["id"])]
         return fam, fit, got
 
     # The refits are independent processes' work: two at a time.
@@ -109,14 +115,39 @@ def loso(cli, rows):
     return out, residual, unseen
 
 
-def band_key_errors(rows, residual, key_of, skip_family=None):
-    """Out-of-sample errors grouped by key_of(row), leaving out one family's rows if asked."""
-    groups = {}
+def platform(accelerator):
+    """Sources deviate alike within a platform: the GPU stacks, the Neuron stacks."""
+    return "trainium" if accelerator.startswith("trainium") else "gpu"
+
+
+def source_biases(rows, residual, skip_family=None):
+    """Mean out-of-sample error of each source family, by platform: how far off a whole source was."""
+    by = {}
     for r in rows:
         if r["id"] in residual and r["family"] != skip_family:
-            for k in key_of(r):
-                groups.setdefault(k, []).append(residual[r["id"]])
-    return groups
+            by.setdefault((platform(r["accelerator"]), r["family"]), []).append(residual[r["id"]])
+    return {k: sum(v) / len(v) for k, v in by.items()}
+
+
+def band_key_errors(rows, residual, key_of, skip_family=None):
+    """What a new source's run can expect, grouped by key_of(row) as (runs, errors): a user's job is a
+    source nobody measured, so its error is a source's offset plus a run's scatter around it. Each
+    row's deviation from its own family's mean error is shifted by the mean error of every family on
+    its platform, one family one vote (a random-effects view of the sources). One family's rows are
+    left out, from both, if asked."""
+    bias = source_biases(rows, residual, skip_family)
+    groups = {}
+    for r in rows:
+        if r["id"] not in residual or r["family"] == skip_family:
+            continue
+        plat = platform(r["accelerator"])
+        dev = residual[r["id"]] - bias[(plat, r["family"])]
+        errs = [dev + b for (p, _), b in bias.items() if p == plat]
+        for k in key_of(r):
+            runs, got = groups.setdefault(k, (set(), []))
+            runs.add(r["id"])
+            got.extend(errs)
+    return {k: (len(runs), got) for k, (runs, got) in groups.items()}
 
 
 def keys(r):
@@ -125,26 +156,27 @@ def keys(r):
 
 def loso_coverage(rows, residual):
     """Share of out-of-sample errors inside the p10-p90 band built, as src/io/uncertainty builds it
-    (accelerator and framework with >= 3 runs, else accelerator), from the other families' errors."""
+    (accelerator and framework with >= 3 runs, else accelerator; edges never exclude 0), from the
+    other families' errors: the band's promise to a source it has never seen."""
     inside = total = 0
     for r in rows:
         if r["id"] not in residual:
             continue
         g = band_key_errors(rows, residual, keys, skip_family=r["family"])
-        errs = g.get(r["accelerator"] + "/" + r["framework"], [])
-        if len(errs) < 3:
-            errs = g.get(r["accelerator"], [])
-        if len(errs) < 3:
+        runs, errs = g.get(r["accelerator"] + "/" + r["framework"], (0, []))
+        if runs < 3:
+            runs, errs = g.get(r["accelerator"], (0, []))
+        if runs < 3:
             continue
         total += 1
         lo, hi = band_edges(errs)
-        inside += lo <= residual[r["id"]] <= hi
+        inside += min(lo, 0.0) <= residual[r["id"]] <= max(hi, 0.0)
     return inside, total
 
 
 def heldout_coverage(rows):
     """Share of held-out rows whose measured throughput lies inside the band the CLI gives."""
-    held = [r for r in rows if calibrate.held_out(r["id"]) and not r["problem"]]
+    held = [r for r in rows if calibrate.held_out(r["id"]) and counted(r)]
     inside = sum(r["band_tokens_per_s_per_chip"][0] <= r["measured_tokens_per_s_per_chip"] <=
                  r["band_tokens_per_s_per_chip"][1] for r in held)
     return inside, len(held)
@@ -162,9 +194,10 @@ def band_edges(errs):
     return v[lo_rank - 1], v[hi_rank - 1]
 
 
-def spread(errs):
+def spread(errs, runs=None):
     lo, hi = band_edges(errs)
-    return {"runs": len(errs), "mean_abs_error": round(sum(abs(e) for e in errs) / len(errs), 4),
+    return {"runs": len(errs) if runs is None else runs,
+            "mean_abs_error": round(sum(abs(e) for e in errs) / len(errs), 4),
             "error_p10": round(lo, 4), "error_p90": round(hi, 4)}
 
 
@@ -219,19 +252,21 @@ def uncertainty(rows, residual, unseen):
     """Out-of-sample signed-error spread per accelerator, per (accelerator, framework) and per
     framework, >= 3 rows: the band of an estimate is what a run nobody fitted showed."""
     out = []
-    for key, errs in sorted(band_key_errors(rows, residual, keys).items()):
-        if len(errs) < 3:
+    for key, (runs, errs) in sorted(band_key_errors(rows, residual, keys).items()):
+        if runs < 3:
             continue
         acc, _, fw = key.partition("/")
-        out.append({"accelerator": acc, "framework": fw, **spread(errs)})
+        out.append({"accelerator": acc, "framework": fw, **spread(errs, runs)})
     # Accelerators without runs take the band of the one whose calibration they share.
     relatives = {m: members[0] for members in calibrate.GROUPS.values() for m in members[1:]}
     relatives.update({chip: "trainium1" for chip in calibrate.DERIVED})
     return {"schema": "traincalc.uncertainty/1", "relatives": relatives, "coverage": coverage(),
-            "about": "Out-of-sample signed errors of predicted tokens/s per chip against "
+            "about": "What a new source can expect of predicted tokens/s per chip against "
                      "tests/data/published_runs.csv (predicted / measured - 1, each row predicted by the "
-                     "calibration refitted without its source family), by accelerator and by accelerator "
-                     "and framework: the 10th and 90th percentiles bound the band an estimate shows. "
+                     "calibration refitted without its source family; each row's scatter around its "
+                     "family's mean error shifted by every family's mean error on its platform), by "
+                     "accelerator, by framework and by both: the split-conformal 10% and 90% edges bound "
+                     "the band an estimate shows; runs counts the published rows behind them. "
                      "Generated by scripts/accuracy_report.py; do not edit.",
             "generated": datetime.date.today().isoformat(), "groups": out,
             "unseen": unseen}
@@ -263,16 +298,17 @@ def trainium_section(rows):
 # What CI enforces (tests/accuracy_loso.sh): today's figures with a small margin, so that a change
 # that loses accuracy out of sample fails. The goals not met yet (leave-one-source-out <= 8%, every
 # family <= 12%, in sample <= 5%) are listed in docs/accuracy.md. In-sample MAE and p90 over fitted
-# rows; held-out MAE; leave-one-source-out mean and worst family; the band's coverage of the
-# held-out rows (it promises 80%), and of out-of-sample errors by other families' bands (a floor).
-TARGETS = {"mae": ("<=", 0.11), "p90": ("<=", 0.26), "heldout_mae": ("<=", 0.135),
-           "loso_mean": ("<=", 0.185), "loso_worst": ("<=", 0.40),
-           "heldout_coverage": ("range", (0.75, 0.85)), "loso_coverage": ("range", (0.45, 1.0))}
+# rows; held-out MAE; leave-one-source-out mean and worst family; the band's promise of 80% to a
+# source it has never seen (75-85%, its errors against the band built without its family), and to
+# the held-out rows of seen sources (at least 75%; wider there, since their offset is in the band).
+TARGETS = {"mae": ("<=", 0.10), "p90": ("<=", 0.24), "heldout_mae": ("<=", 0.13),
+           "loso_mean": ("<=", 0.175), "loso_worst": ("<=", 0.40),
+           "heldout_coverage": ("range", (0.75, 0.95)), "loso_coverage": ("range", (0.75, 0.85))}
 
 
 def figures(cli, all_rows, lo=None, residual=None):
-    fitted = [r for r in all_rows if not r["problem"] and not calibrate.held_out(r["id"])]
-    held = [r for r in all_rows if not r["problem"] and calibrate.held_out(r["id"])]
+    fitted = [r for r in all_rows if counted(r) and not calibrate.held_out(r["id"])]
+    held = [r for r in all_rows if counted(r) and calibrate.held_out(r["id"])]
     if lo is None:
         lo, residual, _ = loso(cli, all_rows)
     hin, hn = heldout_coverage(all_rows)
@@ -325,7 +361,7 @@ PREVIOUS_334 = {"loso_mean": 0.170, "loso_worst": 0.297, "heldout_mae": 0.080, "
 
 
 def summary_lines(all_rows, fig, lo):
-    rows = [r for r in all_rows if not r["problem"]]
+    rows = [r for r in all_rows if counted(r)]
     fitted = [r for r in rows if not calibrate.held_out(r["id"])]
     P = PREVIOUS_334
     L = ["## Summary: out of sample first", "",
@@ -345,7 +381,10 @@ def summary_lines(all_rows, fig, lo):
          f"| in sample: fitted rows MAE | {100 * PREVIOUS['mae']:.1f}% | {100 * P['mae']:.1f}% | {100 * fig['mae']:.1f}% "
          f"(n = {fig['n_fitted']}) |",
          f"| in sample: fitted rows p90 | {100 * PREVIOUS['p90']:.1f}% | {100 * P['p90']:.1f}% | {100 * fig['p90']:.1f}% |",
-         f"| rows that cannot be estimated | 0 of 205 | {P['failed']} of 334 | {len(all_rows) - len(rows)} of {len(all_rows)} |",
+         f"| rows that cannot be estimated | 0 of 205 | {P['failed']} of 334 | "
+         f"{sum(1 for r in all_rows if r['problem'])} of {len(all_rows)} |",
+         f"| rows not counted: their source flags the figure as a regression (`known_issue`) | - | - | "
+         f"{sum(1 for r in all_rows if r.get('known_issue'))} |",
          f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
          f"{sum(1 for r in rows if not r['fits'])} |",
         "", "| accelerator | rows | MAE (all rows, shipped calibration) | p90 | bias |", "|---|---|---|---|---|"]
@@ -374,7 +413,7 @@ def main():
     all_rows = validate(cli)
     if args.check:
         sys.exit(check(cli, all_rows))
-    rows = [r for r in all_rows if not r["problem"]]
+    rows = [r for r in all_rows if counted(r)]
     lo, residual, unseen_errs = loso(cli, all_rows)
     unseen = {k: {**spread([r["error"] for r in v]), "accelerators": sorted({r["accelerator"] for r in v})}
               for k, v in unseen_errs.items() if v}
@@ -384,7 +423,7 @@ def main():
         f.write("\n")
     rebuild(cli)
     all_rows = validate(cli)
-    rows = [r for r in all_rows if not r["problem"]]
+    rows = [r for r in all_rows if counted(r)]
     fig = figures(cli, all_rows, lo, residual)
 
     L = ["# Accuracy against published training runs", "",
@@ -419,21 +458,37 @@ def main():
           "- FP32 jobs on Neuron run their matmuls in BF16 (the compiler's auto-cast; `\"auto_cast\": false` "
           "turns it off): the two FP32 BERT rows moved from -50% to +50%, so the published FP32 figures ran "
           "with less than full auto-cast.",
-          "- Bands come from out-of-sample errors with split-conformal edges; held-out coverage 81%.",
+          "- A chip run below its power (`power_limit_w`; the torchtitan async-TP rows ran H100s at 500 W, not "
+          "700 W) computes at the clock its power allows, first-order CMOS scaling f ~ P^(1/3) (0.89 of the "
+          "clock at 500 W): those 12 rows' mean error went from 27% to 19%, and the H100 calibration, no "
+          "longer pulled towards them, moved MosaicML left out from 9.9% to 7.7% (2026-12-01).",
+          "- Two Megatron-Bridge 26.06.01 GPT-OSS rows, whose source's own footnote calls their figure a known "
+          "regression fixed in the next release (`known_issue` in the CSV), are shown but neither fitted nor "
+          "averaged (they were +86%).",
+          "- The band is what a new source can expect (a family's offset plus a run's scatter, below): its "
+          "coverage of sources it has never seen went from 52% to 77%; on the held-out rows of seen sources it "
+          "holds 87%.",
           "", "Goals of the accuracy issue not met yet: leave-one-source-out mean <= 8% and every family <= 12% "
           "(NeMo on Neuron, PyTorch Neuron, torchtitan and Megatron-Bridge are above), in-sample MAE <= 5% "
           "and p90 <= 12%, every accelerator with five rows or more <= 8%, no published layout reported as "
           "not fitting (11 left: Llama 3.1 405B on GB200 without a stated recompute or offload, four MPT-350M "
-          "rows within 2% of capacity, two FSDP 70B rows), and the coverage of other families' bands (52%: a "
-          "new source's errors are larger than any one family's spread)."]
+          "rows within 2% of capacity, two FSDP 70B rows). Known and not modelled: torchao's rowwise-scaled FP8 "
+          "(measured slower than BF16 on Llama 3 8B, predicted faster: +44% to +52%), torchtitan's async tensor "
+          "parallelism (its asyncTP rows are predicted as the vanilla ones: the FSDP profile overlaps no TP "
+          "collective), and Megatron-Bridge 25.11's MoE rows, "
+          "measured 1.7x slower than 26.06 on the same layout."]
     L += ["", "## The band", "",
-          "Each estimate shows the 10%-90% band of the out-of-sample errors of its closest group "
-          "(split-conformal edges: the order statistics of rank floor(0.1 (n+1)) and ceil(0.9 (n+1)) of its "
-          "n errors) (the accelerator with the framework where that group has three or more rows, else the "
-          "accelerator; relatives and wider bands for what no run covers, `src/io/uncertainty.cpp`). "
-          "Out-of-sample errors are the leave-one-source-out predictions. Coverage is measured twice: on the "
-          "held-out rows through the CLI's own band, and on every out-of-sample error against the band "
-          "built from the other families' errors. A band promising 80% should hold 75-85% of outcomes."]
+          "A user's job is a run of a source nobody has measured, so its band is what a new source can "
+          "expect: a source's offset (each family's mean out-of-sample error, one family one vote, over the "
+          "families of its platform: GPU stacks or Neuron stacks) plus a run's scatter around its own "
+          "family's offset, from the rows of its closest group (the accelerator with the framework where "
+          "that group has three or more rows, else the accelerator; relatives and wider bands for what no "
+          "run covers, `src/io/uncertainty.cpp`). The edges are split-conformal (the order statistics of "
+          "rank floor(0.1 (n+1)) and ceil(0.9 (n+1)) of the n offset-plus-scatter errors) and never exclude "
+          "0. Out-of-sample errors are the leave-one-source-out predictions. Coverage is measured twice: on "
+          "every out-of-sample error against the band built without its family (offsets and scatter alike): "
+          "the promise to a new source, which must hold 75-85%; and on the held-out rows through the CLI's "
+          "own band, where the source is one the band has seen, so the band is conservative there."]
     L += trainium_section(rows)
     L += ["", "## Leave one source out", "",
           "The calibration is refitted without each source family (and never with the held-out rows) and "
@@ -459,6 +514,8 @@ def main():
         err = pct(r["error"]) if not r["problem"] else r["problem"]
         band = r.get("band_tokens_per_s_per_chip") or [0, 0]
         out = "*held out*" if calibrate.held_out(r["id"]) else (pct(residual[r["id"]]) if r["id"] in residual else "")
+        if r.get("known_issue"):
+            out = "*not counted: " + r["known_issue"] + "*"
         L.append(f"| {r['id']} | {r['accelerator']} | {r['model']} | {r.get('software', '')} | "
                  f"{r['measured_tokens_per_s_per_chip']:.0f} | {r['predicted_tokens_per_s_per_chip']:.0f} | "
                  f"{band[0]:.0f}-{band[1]:.0f} | {err} | {out} |")

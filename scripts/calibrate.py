@@ -83,10 +83,13 @@ def held_out(row_id):
 # Which fitted accelerators carry their group's values: accelerators without published runs
 # (h200, trainium2, trainium3) take the fit of their closest relative (same core or generation).
 # Bounds keep each constant physical: a large GEMM reaches 25-95% of dense peak, a kernel call costs
-# 2-12 us (launch latency and tail; CUDA launches are a few us), a fused attention kernel 15-85%.
+# 2-12 us (launch latency and tail; CUDA launches are a few us), a fused attention kernel 15-75%
+# over forward and backward: no published kernel does better forward (FlashAttention-2 up to 73% of
+# an A100, Dao 2023; FlashAttention-3 740 TFLOP/s, 75% of an H100, Shah et al. 2024), and
+# backward runs at a lower share than forward in both papers.
 PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0.25, 0.95),
-          ("kernel_overhead_us", 2.0, 12.0), ("attention_efficiency", 0.15, 0.85),
-          ("attention_v3_efficiency", 0.15, 0.85)]
+          ("kernel_overhead_us", 2.0, 12.0), ("attention_efficiency", 0.15, 0.75),
+          ("attention_v3_efficiency", 0.15, 0.75)]
 
 
 def find_cli(path):
@@ -152,7 +155,7 @@ def subset_csv(csv_path, ids, directory, name):
 
 def objective(rows, keep, exclude):
     errs = [abs(r["error"]) for r in rows
-            if keep(r) and not r["problem"] and r["family"] not in exclude and not held_out(r["id"])]
+            if keep(r) and not r["problem"] and not r.get("known_issue") and r["family"] not in exclude and not held_out(r["id"])]
     return sum(errs) / len(errs) if errs else 0.0, len(errs)
 
 
@@ -185,7 +188,7 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
     docs = {name: json.load(open(os.path.join(ROOT, "presets", name + ".json")))
             for name in ("accelerators", "frameworks")}
     every = run(cli, docs, full_csv)
-    fittable = [r for r in every if not r["problem"] and r["family"] not in exclude and not held_out(r["id"])]
+    fittable = [r for r in every if not r["problem"] and not r.get("known_issue") and r["family"] not in exclude and not held_out(r["id"])]
 
     def rows_csv(name, keep):
         return subset_csv(full_csv, {r["id"] for r in fittable if keep(r)}, workdir, name)

@@ -98,6 +98,39 @@ Scenario h100_scenario() {
   return s;
 }
 
+double breakdown_of(const Estimate& e, const std::string& name) {
+  for (const auto& t : e.breakdown_s)
+    if (t.name == name) return t.value;
+  return -1;
+}
+
+// A chip capped at 27/64 of its power runs at cbrt(27/64) = 3/4 of its clock: a large GEMM takes
+// 4/3 as long (its fixed per-call cost does not scale), energy is billed at the cap, and a cap at
+// or above the chip's power changes nothing.
+TEST(Estimate, PowerLimitSlowsComputeByTheCubeRootOfTheCap) {
+  Scenario s = h100_scenario();
+  s.accelerator.power_w = 700;
+  const Estimate full = estimate(s);
+  s.power_limit_w = 700.0 * 27 / 64;
+  ASSERT_FALSE(check_plan(s));
+  EXPECT_NEAR(power_limited_clock_fraction(s), 0.75, 1e-12);
+  EXPECT_NEAR(chip_power_w(s), 295.3125, 1e-9);
+  const Estimate capped = estimate(s);
+  const double ratio = breakdown_of(capped, "matmul") / breakdown_of(full, "matmul");
+  EXPECT_LE(ratio, 4.0 / 3 + 1e-12);
+  EXPECT_GT(ratio, 1.3);
+  EXPECT_GT(capped.step_time_s, full.step_time_s);
+  s.power_limit_w = 900;
+  EXPECT_EQ(power_limited_clock_fraction(s), 1.0);
+  EXPECT_EQ(chip_power_w(s), 700);
+  EXPECT_EQ(estimate(s).step_time_s, full.step_time_s);
+  // Below a quarter of its power no chip sustains a training clock: refused, naming the field.
+  s.power_limit_w = 100;
+  const auto problem = check_plan(s);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->field, "power_limit_w");
+}
+
 TEST(Estimate, BreakdownSumsToStepTime) {
   Scenario s = h100_scenario();
   s.plan = {4, 2, 4, 1, 1, 2, true, 1, 1, Recompute::full};

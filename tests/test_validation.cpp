@@ -97,6 +97,41 @@ TEST(Validation, BandHoldsThePrediction) {
   EXPECT_GE(c.band_high_tokens_per_s_per_chip, c.predicted_tokens_per_s_per_chip);
 }
 
+// The optional columns: a power cap the row ran at, and a figure its source flags as a regression.
+std::string with_columns(const std::string& power_limit_w, const std::string& known_issue) {
+  std::string header = kHeader;
+  header.insert(header.size() - 1, ",power_limit_w,known_issue");
+  std::string r = row();
+  r.insert(r.size() - 1, "," + power_limit_w + "," + known_issue);
+  return header + r;
+}
+
+TEST(Validation, PowerLimitColumnSlowsTheRowByTheCubeRootOfItsShare) {
+  const RunCheck full = check_run(read_published_runs(with_columns("", ""))[0], lib());
+  // 700 W / 8 is below a quarter of the H100's power: refused, naming the field.
+  EXPECT_NE(check_run(read_published_runs(with_columns("87.5", ""))[0], lib()).problem.find("power_limit_w"),
+            std::string::npos);
+  const RunCheck capped = check_run(read_published_runs(with_columns("350", ""))[0], lib());
+  ASSERT_TRUE(full.problem.empty() && capped.problem.empty()) << full.problem << capped.problem;
+  // Half the power: the clock at cbrt(0.5) = 0.794; communication and memory traffic keep their
+  // speed, so the whole row slows by less than the clock.
+  const double ratio = capped.predicted_tokens_per_s_per_chip / full.predicted_tokens_per_s_per_chip;
+  EXPECT_LT(ratio, 0.95);
+  EXPECT_GT(ratio, std::cbrt(0.5) - 1e-9);
+}
+
+TEST(Validation, KnownIssueRowsAreEstimatedButNotAveraged) {
+  const auto runs = read_published_runs(with_columns("", "a regression the source names"));
+  ASSERT_EQ(runs[0].known_issue, "a regression the source names");
+  const RunCheck c = check_run(runs[0], lib());
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  EXPECT_GT(c.predicted_tokens_per_s_per_chip, 0);
+  const ValidationSummary s = summarize({c});
+  EXPECT_EQ(s.rows, 0);
+  EXPECT_EQ(s.known_issues, 1);
+  EXPECT_NE(s.known.find("a regression the source names"), std::string::npos);
+}
+
 // Every control character a cell can carry (an id with an ANSI escape, a CR) is shown escaped in
 // every table format: none reaches the terminal or the file raw.
 TEST(Validation, TablesNeverPrintControlCharacters) {

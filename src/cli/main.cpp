@@ -313,7 +313,8 @@ int cmd_validate(const Args& a) {
                    {"measured_tokens_per_s_per_chip", c.measured_tokens_per_s_per_chip},
                    {"predicted_tokens_per_s_per_chip", c.predicted_tokens_per_s_per_chip},
                    {"band_tokens_per_s_per_chip", {c.band_low_tokens_per_s_per_chip, c.band_high_tokens_per_s_per_chip}},
-                   {"error", c.error}, {"fits", c.fits}, {"problem", c.problem}, {"notes", notes}});
+                   {"error", c.error}, {"fits", c.fits}, {"problem", c.problem},
+                   {"known_issue", c.run.known_issue}, {"notes", notes}});
   }
   if (format == "json") {
     std::cout << arr.dump(2) << "\n";
@@ -324,6 +325,8 @@ int cmd_validate(const Args& a) {
     std::cout << tc::io::table_text(t);
     std::printf("\nmean absolute error %.1f%% over %d rows", 100 * sum.mean_abs_error, sum.rows);
     if (sum.failed) std::printf("; %d rows failed: %s", sum.failed, sum.failures.c_str());
+    if (sum.known_issues)
+      std::printf("; %d rows left out as their source flags them: %s", sum.known_issues, sum.known.c_str());
     std::printf("\n");
   }
   return 0;

@@ -509,7 +509,7 @@ JobPerf job_perf(const Scenario& sc, const Estimate& est) {
   j.checkpoint_bytes = est.checkpoint_bytes;
   j.peak_tflops_per_chip = peak_tflops(sc.accelerator, matmul_precision(sc));
   j.mfu = est.mfu;
-  j.chip_power_w = sc.accelerator.power_w;
+  j.chip_power_w = chip_power_w(sc);
   j.host_power_w_per_node = sc.instance.host_power_w;
   return j;
 }

@@ -86,14 +86,15 @@ struct Ctx {
     chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
     stage_layers = chunk_layers * pl.vpp;
     const Precision math = matmul_precision(sc);
-    peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip;
+    const double clock = power_limited_clock_fraction(sc);
+    peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip * clock;
     gemm_efficiency = low_precision(sc.precision) && a.cal.fp8_matmul_efficiency_max > 0
                           ? a.cal.fp8_matmul_efficiency_max
                           : a.cal.matmul_efficiency_max;
     // FP8 and FP4 recipes (Transformer Engine) run only the linear layers in FP8/FP4; attention
     // stays BF16.
     const Precision attn_prec = low_precision(math) ? Precision::bf16 : math;
-    attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip;
+    attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip * clock;
     hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
     op_bytes = operand_bytes(math);
@@ -486,6 +487,17 @@ long long count_product(std::initializer_list<long long> factors) {
 }
 
 int devices_of(const Scenario& s) { return chips_of(s) * s.accelerator.devices_per_chip; }
+
+double power_limited_clock_fraction(const Scenario& s) {
+  const double full = s.accelerator.power_w, cap = s.power_limit_w;
+  if (!(cap > 0) || !(full > 0) || cap >= full) return 1.0;
+  return std::cbrt(cap / full);
+}
+
+double chip_power_w(const Scenario& s) {
+  const double full = s.accelerator.power_w, cap = s.power_limit_w;
+  return cap > 0 && full > 0 && cap < full ? cap : full;
+}
 int chips_of(const Scenario& s) {
   return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;
 }
@@ -551,6 +563,10 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   if (a.peak_tflops[static_cast<int>(s.precision)] <= 0)
     return bad("precision", std::string(to_string(s.precision)) + " is not supported on " + a.id);
   if (a.devices_per_chip <= 0) return bad("instance.devices_per_chip", "must be positive");
+  // Below about a quarter of its power a chip no longer runs at a clock the cube law describes.
+  if (s.power_limit_w > 0 && a.power_w > 0 && s.power_limit_w < 0.25 * a.power_w)
+    return bad("power_limit_w", num(s.power_limit_w) + " W is below a quarter of " + a.id + "'s " +
+                                    num(a.power_w) + " W: no chip sustains a training clock there");
   if (s.instance.chips_per_node <= 0) return bad("instance.chips_per_node", "must be positive");
   if (s.nodes <= 0) return bad("nodes", "must be positive");
   // Every collective inside a node of several chips runs over this link: a 0 would surface as an

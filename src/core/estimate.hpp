@@ -30,6 +30,14 @@ std::string lora_rank_reason(int rank, const ModelShape& m);
 // auto-casts FP32 matmuls (Neuron) and the scenario lets it.
 Precision matmul_precision(const Scenario& s);
 int chips_of(const Scenario& s);
+// Sustained clock of a chip capped below its power, as a fraction of its clock at full power.
+// First-order CMOS scaling: dynamic power ~ C V^2 f with the voltage following the clock in the
+// DVFS range, so power ~ f^3 and f ~ (P_cap / P)^(1/3) (Hennessy & Patterson, Computer
+// Architecture, 6th ed., Section 1.5). It ignores static power, so it errs on the fast side.
+// 1 without a cap, at or above the chip's power, or for a chip whose power is not known.
+double power_limited_clock_fraction(const Scenario& s);
+// The chip's power for energy: its own, or the cap below it.
+double chip_power_w(const Scenario& s);
 
 // Tensor-parallel degree of the expert layers. Megatron-Core forms expert groups from the
 // tp x dp x cp ranks of a stage (expert-tensor x expert x expert-data parallel): when ep divides

@@ -207,6 +207,7 @@ struct Scenario {
   bool flash_attention = true;
   bool master_weights = true;     // FP32 master copy; false with stochastic rounding
   bool auto_cast = true;          // let a compiler that auto-casts FP32 matmuls to BF16 do so
+  double power_limit_w = 0;       // per chip (nvidia-smi -pl); 0 or above power_w: the chip's own power
   FrameworkProfile framework;
 };
 

@@ -94,6 +94,10 @@ const std::vector<FieldDef>& scenario_fields() {
       {"auto_cast", "ac", T::flag, "", 0, 0, "true",
        "Let a compiler that runs FP32 matmuls in BF16 do so (Neuron's default); false keeps them FP32.",
        "neuronx-cc --auto-cast matmult (AWS Neuron docs)"},
+      {"power_limit_w", "pw", T::number, "W", 0, 1e5, "the chip's power (power_w)",
+       "Power cap per chip (nvidia-smi -pl, or a part sold at a lower power): compute slows as the cube root "
+       "of cap / power_w; energy is billed at the cap.",
+       "first-order CMOS scaling, Hennessy & Patterson, Computer Architecture 6th ed. Section 1.5"},
       {"pricing", "", T::section, "", 0, 0, "on_demand", "One tier for all hours (tier, fallback) or a mix.",
        "src/io/cost_json.hpp"},
       {"pricing.mix", "pr", T::price_mix, "", 0, 0, "", "Shares of instance-hours per tier, or instances per tier.",
