@@ -157,5 +157,17 @@ TEST(Uncertainty, FarOutsideThePublishedShapesWidens) {
   EXPECT_GT(outside.error_high - outside.error_low, inside.error_high - inside.error_low);
 }
 
+// Split-conformal p10-p90 edges promise 80% only from 9 errors: a group with fewer published runs
+// does not narrow the band, and the note says how many there are rather than "none".
+TEST(Uncertainty, GroupsOfFewerThanNineRunsDoNotNarrowTheBand) {
+  const Uncertainty b300 = uncertainty_for(on("b300", "megatron"));
+  EXPECT_FALSE(b300.covered);
+  EXPECT_NE(b300.note.find("too few published runs for b300 for a band"), std::string::npos) << b300.note;
+  EXPECT_GE(b300.runs, 9);
+  for (const char* acc : {"h100-sxm", "b200", "gb200", "trainium1", "a100-80gb"})
+    for (const char* fw : {"megatron", "fsdp", "megatron-lm", "neuronx-distributed", "deepspeed-zero3"})
+      EXPECT_GE(uncertainty_for(on(acc, fw)).runs, 9) << acc << " " << fw;
+}
+
 }  // namespace
 }  // namespace tc::io

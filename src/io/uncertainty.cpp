@@ -18,12 +18,27 @@ const Json& table() {
   return doc;
 }
 
-const Json* find_group(const std::string& acc, const std::string& fw) {
+const Json* find_any_group(const std::string& acc, const std::string& fw) {
   const Json& t = table();
   if (!t.contains("groups")) return nullptr;
   for (const auto& g : t["groups"])
     if (g.value("accelerator", "") == acc && g.value("framework", "") == fw) return &g;
   return nullptr;
+}
+
+// A p10-p90 band promises 80% only from 9 errors up: split-conformal edges are the order
+// statistics of rank floor(0.1 (n+1)) and ceil(0.9 (n+1)), and below n = 9 they are the extremes,
+// which hold a new error with probability (n-1)/(n+1) < 0.8 (Lei et al. 2018, Section 2).
+constexpr int kMinBandRuns = 9;
+
+const Json* find_group(const std::string& acc, const std::string& fw) {
+  const Json* g = find_any_group(acc, fw);
+  return g && g->value("runs", 0) >= kMinBandRuns ? g : nullptr;
+}
+
+int group_runs(const std::string& acc, const std::string& fw) {
+  const Json* g = find_any_group(acc, fw);
+  return g ? g->value("runs", 0) : 0;
 }
 
 void add_note(Uncertainty& u, const std::string& note) { u.note += (u.note.empty() ? "" : "; ") + note; }
@@ -47,6 +62,10 @@ Uncertainty uncertainty_for(const Scenario& s) {
   Uncertainty u;
   std::string acc = s.accelerator.id;
   u.covered = find_group(acc, "") != nullptr;
+  const int own_runs = group_runs(acc, "");
+  const std::string own = own_runs > 0 ? "too few published runs for " + acc + " for a band (" +
+                                             std::to_string(own_runs) + " predicted out of sample)"
+                                       : "no published runs for " + acc;
   if (!u.covered) {
     const Json& t = table();
     if (t.contains("relatives") && t["relatives"].contains(acc)) acc = t["relatives"][acc].get<std::string>();
@@ -76,7 +95,7 @@ Uncertainty uncertainty_for(const Scenario& s) {
     if (t.contains("unseen") && t["unseen"].contains("from_relative")) {
       const Json& n = t["unseen"]["from_relative"];
       widen_by(u, n);
-      add_note(u, "no published runs for " + s.accelerator.id + "; band from " + acc +
+      add_note(u, own + "; band from " + acc +
                       ", widened by the error of accelerators predicted from a relative's calibration (" +
                       std::to_string(n["runs"].get<int>()) + " held-out runs)");
       // Its calibration says where it came from (scripts/calibrate.py writes it).
@@ -85,19 +104,24 @@ Uncertainty uncertainty_for(const Scenario& s) {
                     "benchmarks and Trainium1's measured software gap");
     } else {
       scale(u, 2);
-      add_note(u, "no published runs for " + s.accelerator.id + "; band from " + acc + ", doubled");
+      add_note(u, own + "; band from " + acc + ", doubled");
     }
   }
   // A framework never measured on this accelerator (or its relative) carries its efficiency over
   // from other accelerators: widen by that framework's spread there, or by half without any.
   if (!with_framework) {
+    const int few = group_runs(acc, s.framework.id);
+    const std::string measured = few > 0 ? "too few published " + s.framework.id + " runs on " + acc +
+                                               " for a band (" + std::to_string(few) + " predicted out of sample)"
+                                         : "no published " + s.framework.id + " runs on " + acc;
     if (const Json* f = find_group("", s.framework.id)) {
       widen_by(u, *f);
-      add_note(u, "no published " + s.framework.id + " runs on " + acc + ": band widened by " + s.framework.id +
-                      "'s error on other accelerators (" + std::to_string((*f)["runs"].get<int>()) + " runs)");
+      add_note(u, measured + ": band widened by " + s.framework.id + "'s error on every accelerator (" +
+                      std::to_string((*f)["runs"].get<int>()) + " runs)");
     } else {
       scale(u, 1.5);
-      add_note(u, "no published runs with framework " + s.framework.id + ": band widened by half");
+      add_note(u, (few > 0 ? measured : "no published runs with framework " + s.framework.id) +
+                      ": band widened by half");
     }
   }
   // Far outside the shapes and cluster sizes of the published runs (beyond twice their span).
