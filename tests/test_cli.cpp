@@ -69,9 +69,11 @@ TEST(Cli, EstimateBillAsCsvAndMarkdown) {
   const std::string s = scenario(R"("overheads":{"transfer":{"egress_gb":200}},)");
   const CliRun csv = cli("estimate - --format csv", s);
   ASSERT_EQ(csv.status, 0) << csv.err;
-  EXPECT_EQ(csv.out.rfind("bill,instance,item,quantity,unit,usd_per_unit,usd,detail\n", 0), 0u) << csv.out;
-  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,instance.on_demand,"), std::string::npos) << csv.out;
-  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,transfer.egress,100,GB,0.09,9.00,"), std::string::npos) << csv.out;
+  // The item's id for a program, its plain words for a reader.
+  EXPECT_EQ(csv.out.rfind("bill,instance,item,label,quantity,unit,usd_per_unit,usd,detail\n", 0), 0u) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,instance.on_demand,On-Demand,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,transfer.egress,internet egress,100,GB,0.09,9.00,"), std::string::npos)
+      << csv.out;
   EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,total,"), std::string::npos) << csv.out;
   const CliRun md = cli("estimate - --format markdown", s);
   ASSERT_EQ(md.status, 0) << md.err;

@@ -182,7 +182,8 @@ int cmd_compare(const Args& a) {
   if (!a.instances.empty() && asked.empty()) throw tc::io::InputError("--instances", "lists no instance");
   for (const auto& id : asked) lib.require_instance(id, "--instances");
   const auto rows = tc::io::compare_instances(job, lib, tc::io::comparison_ids(job, asked));
-  auto table = tc::io::compare_table(rows);
+  auto table = tc::io::compare_table(rows, format == "csv" || format == "markdown" ? tc::io::TableStyle::plain
+                                                                                  : tc::io::TableStyle::human);
   const auto notes = tc::io::comparison_notes(rows);
   if (format == "json") {
     std::cout << tc::io::compare_json(rows).dump(2) << "\n";
