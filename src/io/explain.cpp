@@ -61,9 +61,9 @@ ExplainInput step_time_input(const Result& r) {
 }
 
 ExplainInput chips_input(const Result& r, const Job& job) {
+  if (job.spec.requested_chips) return {"chips", std::to_string(r.est.chips), scenario_field("chips")};
   return {"chips", std::to_string(r.est.chips),
-          scenario_field(job.spec.requested_chips ? "chips" : "nodes") + " x " +
-              std::to_string(job.spec.node_chips) + " chips per " + job.spec.instance_id};
+          scenario_field("nodes") + " x " + std::to_string(job.spec.node_chips) + " chips per " + job.spec.instance_id};
 }
 
 ExplainInput peak_input(const Job& job, const PresetLibrary& lib) {
