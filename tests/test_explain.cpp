@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <regex>
 #include <string>
 
@@ -99,6 +100,22 @@ TEST(Format, PlainDecimalsForExports) {
   EXPECT_EQ(tc::io::format_decimal(-2.5), "-2.5");
   EXPECT_EQ(tc::io::format_decimal(0), "0");
   EXPECT_EQ(tc::io::format_decimal(NAN), "-");
+}
+
+// The class: a CSV cell never carries an exponent, and reads back as the number to ten
+// significant digits, at every magnitude a bill line can have (rates of $2e-5 to totals of $1e13).
+TEST(Format, PlainDecimalsAtEveryMagnitudeReadBack) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> exponent(-9, 15), mantissa(1, 10);
+  for (int i = 0; i < 2000; ++i) {
+    const double v = (i % 2 ? -1 : 1) * mantissa(rng) * std::pow(10.0, std::floor(exponent(rng)));
+    const std::string s = tc::io::format_decimal(v);
+    ASSERT_EQ(s.find_first_of("eE"), std::string::npos) << s;
+    char* end = nullptr;
+    const double back = std::strtod(s.c_str(), &end);
+    ASSERT_EQ(*end, '\0') << s;
+    ASSERT_NEAR(back, v, std::fabs(v) * 1e-9 + 1e-12) << s;
+  }
 }
 
 // Every explanation of every seed names a formula, and each input its source.
