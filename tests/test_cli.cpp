@@ -79,6 +79,14 @@ TEST(Cli, EstimateBillAsCsvAndMarkdown) {
   ASSERT_EQ(md.status, 0) << md.err;
   EXPECT_EQ(md.out.rfind("| bill | instance | item |", 0), 0u) << md.out;
   EXPECT_EQ(cli("estimate - --format xml", s).status, 2);
+  // How each figure is computed, as the page shows it on hover: p4d.24xlarge's On-Demand rate
+  // from the presets (AWS Price List, us-east-1, 2025-11-30).
+  const CliRun ex = cli("estimate - --format explain", s);
+  ASSERT_EQ(ex.status, 0) << ex.err;
+  EXPECT_EQ(ex.out.rfind("Wall time: ", 0), 0u) << ex.out;
+  EXPECT_NE(ex.out.find("On-Demand, 100.0% of hours = $21.96/h: "), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("(us-east-1, 2025-11-30)"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("internet egress: $9"), std::string::npos) << ex.out;
 }
 
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {

@@ -170,13 +170,17 @@ TEST(Explain, DefaultScenarioNamesItsPriceAndPeak) {
   const tc::io::Explanation bill = tc::io::explain_bill(r, job, lib());
   bool price = false;
   for (const auto& in : bill.inputs)
-    if (in.name.rfind("Capacity Block", 0) == 0) {
+    if (in.name == "Capacity Block, 100.0% of hours") {
       price = true;
       EXPECT_EQ(in.value, "$35.76/h");
       EXPECT_NE(in.source.find("us-east-2"), std::string::npos) << in.source;
       EXPECT_NE(in.source.find("2026-"), std::string::npos) << in.source;  // the price's date
     }
   EXPECT_TRUE(price) << tc::io::explanation_text(bill);
+  // The rest of the 112-day block (16 x 2,688 h paid, 40,353 h used) is an input of the total too.
+  bool tail = false;
+  for (const auto& in : bill.inputs) tail = tail || in.name == "Capacity Block, unused tail";
+  EXPECT_TRUE(tail) << tc::io::explanation_text(bill);
   const tc::io::Explanation mfu = tc::io::explain_mfu(r, job, lib());
   const tc::Accelerator& a = job.spec.scenario.accelerator;
   const double peak = a.peak_tflops[static_cast<int>(tc::Precision::bf16)];

@@ -182,14 +182,18 @@ Explanation explain_bill(const Result& r, const Job& job, const PresetLibrary&) 
                 {}, ""};
   x.inputs.push_back({"instance-hours", format_fixed(b.instance_hours, 0),
                       std::to_string(job.spec.scenario.nodes) + " nodes x billed wall time x " +
-                          format_fixed(b.runs, b.runs == std::floor(b.runs) ? 0 : 2) + " runs"});
+                          format_fixed(b.runs, b.runs == std::floor(b.runs) ? 0 : 2) + (b.runs == 1 ? " run" : " runs")});
   for (const auto& t : b.tiers)
     x.inputs.push_back({plain_label("instance." + t.billed_tier) + ", " + percent(t.share) + " of hours",
                         t.priced ? format_usd(t.usd_per_hour) + "/h" : "no public price",
                         t.priced ? t.source + " (" + t.region + ", " + t.date + ")" : "no price in the presets"});
-  for (const auto& it : b.items_usd)
-    if (it.name.rfind("instance.", 0) != 0 && it.value > 0)
+  // Every other item: the tiers' hours are above; their paid and unused parts, storage, ... here.
+  for (const auto& it : b.items_usd) {
+    const bool tier_hours = std::any_of(b.tiers.begin(), b.tiers.end(),
+                                        [&](const TierLine& t) { return it.name == "instance." + t.billed_tier; });
+    if (!tier_hours && it.value > 0)
       x.inputs.push_back({plain_label(it.name), format_usd(it.value), "bill lines (hover the bill's rows)"});
+  }
   x.notes = r.cost->result.warnings;
   if (b.priced) x.band = band_of(r, b.total_usd, +1, format_usd) + " (compute scales with time)";
   else x.band = "no range: some hours have no public price";
@@ -246,7 +250,7 @@ ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
   const Instance& i = job.spec.scenario.instance;
   return {"links", i.intra.type + " " + format_fixed(i.intra.gbps_per_chip, 0) + " Gbps per chip, network " +
                        format_fixed(i.inter_node_gbps, 0) + " Gbps per node",
-          preset_source(lib, "instance", job.spec.instance_id, "intra", i.source)};
+          preset_source(lib, "instance", job.spec.instance_id, "intra.gbps_per_chip", i.source)};
 }
 
 }  // namespace
@@ -447,6 +451,24 @@ Explanation explain_wall_term(const Result& r, const std::string& term) {
     x.band = "an input, not an estimate";
   }
   return x;
+}
+
+std::string result_explained(const Job& job, const Result& r, const PresetLibrary& lib) {
+  std::vector<Explanation> xs;
+  for (auto* make : {explain_wall_time, explain_bill, explain_usd_per_million_tokens, explain_mfu, explain_step_time})
+    xs.push_back(make(r, job, lib));
+  xs.push_back(explain_plan(r));
+  for (const auto& t : r.est.breakdown_s)
+    if (t.value > 0) xs.push_back(explain_step_term(r, job, lib, t.name));
+  xs.push_back(explain_memory(r, job, lib, "total"));
+  if (r.cost) {
+    const Bill& b = r.cost->result.bill;
+    for (const auto& it : b.items_usd) xs.push_back(explain_bill_item(b, it.name));
+    for (const auto& t : b.tiers) xs.push_back(explain_price_tier(t));
+  }
+  std::string s;
+  for (const auto& x : xs) s += (s.empty() ? "" : "\n") + explanation_text(x);
+  return s;
 }
 
 }  // namespace tc::io

@@ -35,6 +35,9 @@ struct Explanation {
 
 // Title, value, formula, one line per input ("name = value: source"), the notes and the band.
 std::string explanation_text(const Explanation& x);
+// `estimate --format explain`: the headline figures, the step-time terms, memory and the bill's
+// items and tiers, each as explanation_text.
+std::string result_explained(const Job& job, const Result& r, const PresetLibrary& lib);
 
 // The headline figures of one evaluated job (also a comparison row's or a scaling point's).
 Explanation explain_wall_time(const Result& r, const Job& job, const PresetLibrary& lib);
