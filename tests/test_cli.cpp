@@ -69,14 +69,24 @@ TEST(Cli, EstimateBillAsCsvAndMarkdown) {
   const std::string s = scenario(R"("overheads":{"transfer":{"egress_gb":200}},)");
   const CliRun csv = cli("estimate - --format csv", s);
   ASSERT_EQ(csv.status, 0) << csv.err;
-  EXPECT_EQ(csv.out.rfind("bill,instance,item,quantity,unit,usd_per_unit,usd,detail\n", 0), 0u) << csv.out;
-  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,instance.on_demand,"), std::string::npos) << csv.out;
-  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,transfer.egress,100,GB,0.09,9.00,"), std::string::npos) << csv.out;
+  // The item's id for a program, its plain words for a reader.
+  EXPECT_EQ(csv.out.rfind("bill,instance,item,label,quantity,unit,usd_per_unit,usd,detail\n", 0), 0u) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,instance.on_demand,On-Demand,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,transfer.egress,internet egress,100,GB,0.09,9.00,"), std::string::npos)
+      << csv.out;
   EXPECT_NE(csv.out.find("cloud,p4d.24xlarge,total,"), std::string::npos) << csv.out;
   const CliRun md = cli("estimate - --format markdown", s);
   ASSERT_EQ(md.status, 0) << md.err;
   EXPECT_EQ(md.out.rfind("| bill | instance | item |", 0), 0u) << md.out;
   EXPECT_EQ(cli("estimate - --format xml", s).status, 2);
+  // How each figure is computed, as the page shows it on hover: p4d.24xlarge's On-Demand rate
+  // from the presets (AWS Price List, us-east-1, 2025-11-30).
+  const CliRun ex = cli("estimate - --format explain", s);
+  ASSERT_EQ(ex.status, 0) << ex.err;
+  EXPECT_EQ(ex.out.rfind("Wall time: ", 0), 0u) << ex.out;
+  EXPECT_NE(ex.out.find("On-Demand, 100.0% of hours = $21.96/h: "), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("(us-east-1, 2025-11-30)"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("internet egress: $9"), std::string::npos) << ex.out;
 }
 
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheField) {

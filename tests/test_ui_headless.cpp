@@ -4,9 +4,12 @@
 // handling of bad preset files, imports and links.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
 #include <regex>
 
+#include "core/labels.hpp"
 #include "imgui.h"
 #include "io/compare.hpp"
 #include "io/job.hpp"
@@ -225,6 +228,111 @@ TEST_F(Headless, ImportAndExportRoundTrip) {
   EXPECT_TRUE(state.current.ok);
   EXPECT_FALSE(import_scenario(state, "bad.json", R"({"model": "llama3.1-8b", "instance": "p5.48xlarge", "nodez": 2})"));
   EXPECT_NE(state.banners.back().text.find("nodez"), std::string::npos) << state.banners.back().text;
+  // A later import that works clears the import's error; a preset file's banner stays.
+  EXPECT_FALSE(merge_presets(state, "presets/x.json", "{not json"));
+  const std::size_t with_errors = state.banners.size();
+  ASSERT_TRUE(import_scenario(state, "scenario.json", text));
+  EXPECT_EQ(state.banners.size(), with_errors - 1);
+  for (const auto& b : state.banners) EXPECT_EQ(b.text.find("nodez"), std::string::npos) << b.text;
+  EXPECT_NE(state.banners.back().text.find("presets/x.json"), std::string::npos);
+  // The CSV and Markdown exports: the comparison with each row's tier, region, price date and
+  // $/h, numbers as plain decimals (no "$21.1 k": the human formatter is for text and the page).
+  frames(1);
+  while (work_pending(state)) update(state, 1e9);
+  const io::Table t = results_table(state);
+  ASSERT_EQ(t.rows.size(), 2u);
+  for (const char* column : {"pricing", "region", "price_date", "usd_per_hour", "total_usd", "wall_time_days"}) {
+    const auto at = std::find(t.header.begin(), t.header.end(), column);
+    ASSERT_NE(at, t.header.end()) << column;
+    const bool number = std::string(column) == "usd_per_hour" || std::string(column) == "total_usd" ||
+                        std::string(column) == "wall_time_days";
+    for (const auto& row : t.rows) {
+      const std::string& cell = row[static_cast<std::size_t>(at - t.header.begin())];
+      EXPECT_FALSE(cell.empty()) << column;
+      EXPECT_EQ(cell.find_first_of("$_"), std::string::npos) << column << ": " << cell;
+      char* end = nullptr;
+      std::strtod(cell.c_str(), &end);
+      if (number) {
+        EXPECT_EQ(*end, '\0') << column << ": " << cell;
+      }
+    }
+  }
+}
+
+// The seed picker lists the default scenario once: presets/scenarios/default.json asks its
+// question again and is left out of it.
+TEST_F(Headless, SeedPickerListsTheDefaultOnce) {
+  const auto choices = seed_choices(state);
+  ASSERT_EQ(choices.size(), state.seeds.size());
+  EXPECT_EQ(choices.front().first, "");
+  int defaults = 0;
+  for (const auto& [id, name] : choices) defaults += id.empty() || id == "default" ? 1 : 0;
+  EXPECT_EQ(defaults, 1);
+}
+
+// The header's promise, "every figure shows its source on hover": every figure the panels draw
+// carries an explanation (formula in words, every input with its source, the band), for the
+// default scenario and every seed; and no internal id of a term, item or field is drawn.
+TEST_F(Headless, EveryFigureExplainsItself) {
+  std::vector<std::pair<std::string, io::Json>> docs = {{"default", default_scenario()}};
+  for (const auto& seed : state.seeds) docs.emplace_back(seed.id, seed.doc);
+  for (const auto& [id, doc] : docs) {
+    SCOPED_TRACE(id);
+    set_scenario(state, doc, "");
+    state.view.scaling_max_nodes = 0;
+    frames(1);
+    while (work_pending(state)) update(state, 1e9);
+    const std::string drawn = frames(1);
+    ASSERT_TRUE(state.current.ok) << state.current.error;
+    std::map<std::string, int> titles;
+    for (const auto& x : state.explained) {
+      ++titles[x.title];
+      EXPECT_FALSE(x.formula.empty()) << x.title;
+      EXPECT_FALSE(x.band.empty()) << x.title;
+      EXPECT_FALSE(x.inputs.empty()) << x.title;
+      for (const auto& in : x.inputs) EXPECT_FALSE(in.source.empty()) << x.title << ": " << in.name;
+    }
+    const Outcome& o = state.current;
+    ASSERT_TRUE(o.cost);
+    int rows = 0, priced = 0, points = 0;
+    for (const auto& c : state.comparison) {
+      rows += c.done && c.out.ok && c.out.cost ? 1 : 0;
+      priced += c.done && c.out.ok && c.out.cost && c.out.cost->result.bill.priced ? 1 : 0;
+    }
+    // Headline, comparison table and bars: one wall-time explanation each.
+    EXPECT_EQ(titles["Wall time"], 1 + 2 * rows);
+    EXPECT_EQ(titles["MFU"], 1 + rows);
+    EXPECT_EQ(titles["Per 1M tokens"], 1 + rows);
+    EXPECT_EQ(titles["Chips"], rows);
+    EXPECT_EQ(titles["Plan"], rows);
+    EXPECT_EQ(titles["Total bill"], 1 + rows + priced + 1);  // headline, table, bars of priced rows, bill's total
+    for (const auto& p : state.scaling)
+      if (p.done && p.out.ok) {
+        ++points;
+        EXPECT_EQ(titles[std::to_string(p.nodes) + " nodes: Wall time"], 1) << p.nodes;
+        EXPECT_EQ(titles[std::to_string(p.nodes) + " nodes: Total bill"], 1) << p.nodes;
+      }
+    EXPECT_GE(points, 1);
+    for (const auto& t : o.est.breakdown_s)
+      if (t.value > 0) {
+        EXPECT_GE(titles[plain_label(t.name)], 1) << t.name;
+      }
+    for (const char* m : {"Memory per device", "Weights", "Gradients", "Optimizer state", "Activations",
+                          "Runtime reserve and buffers", "Largest micro-batch that fits"})
+      EXPECT_EQ(titles[m], 1) << m;
+    const Bill& b = o.cost->result.bill;
+    for (const auto& it : b.items_usd) {
+      EXPECT_GE(titles[plain_label(it.name)], 1) << it.name;
+      if (it.name.find_first_of("._") != std::string::npos) {
+        EXPECT_EQ(drawn.find(it.name), std::string::npos) << "id drawn: " << it.name;
+      }
+    }
+    for (const auto& t : o.est.breakdown_s)
+      if (t.name.find('_') != std::string::npos) {
+        EXPECT_EQ(drawn.find(t.name), std::string::npos) << t.name;
+      }
+    EXPECT_EQ(drawn.find("pricing.mix["), std::string::npos);
+  }
 }
 
 // A config.json opened, dropped or pasted on the page becomes the model of the scenario shown;
@@ -430,7 +538,7 @@ TEST(Compare, OwnRowEqualSizesAndPortingWhereItBelongs) {
   const auto at_chips = io::compare_instances(io::parse_job(doc, lib, "t"), lib, ids);
   EXPECT_EQ(at_chips[1].job.spec.scenario.nodes, 8);
   // Every row carries its price and its own warnings in every table format.
-  const io::Table t = io::compare_table(rows);
+  const io::Table t = io::compare_table(rows, io::TableStyle::plain);
   ASSERT_EQ(t.header.back(), "warnings");
   EXPECT_EQ(t.rows[1][t.header.size() - 4], "us-east-1");
 }

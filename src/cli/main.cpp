@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/compare.hpp"
+#include "io/explain.hpp"
 #include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
@@ -20,7 +21,7 @@ namespace {
 constexpr const char* kUsage = R"(traincalc: training time, utilization and memory of a model on a cluster
 
 usage:
-  traincalc estimate FILE.json|-|--link URL  [--format json|text|csv|markdown] [--model-config CONFIG.json]
+  traincalc estimate FILE.json|-|--link URL  [--format json|text|explain|csv|markdown] [--model-config CONFIG.json]
                                             [--presets DIR]
   traincalc compare FILE.json|-|--link URL  [--instances a,b,c] [--format text|csv|json|markdown]
                                             [--model-config CONFIG.json] [--presets DIR]
@@ -29,8 +30,8 @@ usage:
   traincalc --help | --version
 
 estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON result
-          (or a readable summary with --format text, the bill's lines as a table with csv or
-          markdown). "-" reads stdin; --link reads a page link (https://.../#v1&m=...) or its hash,
+          (or a readable summary with --format text, how each figure is computed with its
+          inputs' sources with explain, the bill's lines as a table with csv or markdown). "-" reads stdin; --link reads a page link (https://.../#v1&m=...) or its hash,
           decoded as the page decodes it. Input over 16 MiB (a file, stdin, a CSV) is refused.
 compare   runs the same job on each instance (the plan searched per instance unless fixed) and
           prints a table; without --instances, the file's compare_instances.
@@ -142,8 +143,8 @@ void need_scenario(const Args& a, const char* command) {
 int cmd_estimate(const Args& a) {
   need_scenario(a, "estimate");
   const std::string format = a.format.empty() ? "json" : a.format;
-  if (format != "json" && format != "text" && format != "csv" && format != "markdown")
-    throw UsageError{"--format must be json, text, csv or markdown"};
+  if (format != "json" && format != "text" && format != "explain" && format != "csv" && format != "markdown")
+    throw UsageError{"--format must be json, text, explain, csv or markdown"};
   const auto lib = library(a);
   const auto job = read_job(a, lib);
   const tc::io::Result r = tc::io::evaluate(job, lib);
@@ -151,6 +152,11 @@ int cmd_estimate(const Args& a) {
     // The bill's lines, for a spreadsheet or a document.
     const tc::io::Table t = tc::io::bill_table(tc::io::cost_of(r));
     std::cout << (format == "csv" ? tc::io::table_csv(t) : tc::io::table_markdown(t));
+    return 0;
+  }
+  if (format == "explain") {
+    // What the page shows on hover, as text (io/explain).
+    std::cout << tc::io::result_explained(job, r, lib);
     return 0;
   }
   std::cout << (format == "text" ? tc::io::result_text(job, r) : tc::io::result_json(job, r).dump(2) + "\n");
@@ -182,7 +188,8 @@ int cmd_compare(const Args& a) {
   if (!a.instances.empty() && asked.empty()) throw tc::io::InputError("--instances", "lists no instance");
   for (const auto& id : asked) lib.require_instance(id, "--instances");
   const auto rows = tc::io::compare_instances(job, lib, tc::io::comparison_ids(job, asked));
-  auto table = tc::io::compare_table(rows);
+  auto table = tc::io::compare_table(rows, format == "csv" || format == "markdown" ? tc::io::TableStyle::plain
+                                                                                  : tc::io::TableStyle::human);
   const auto notes = tc::io::comparison_notes(rows);
   if (format == "json") {
     std::cout << tc::io::compare_json(rows).dump(2) << "\n";

@@ -6,6 +6,7 @@
 #include "core/bill_common.hpp"
 #include "core/bill_extras.hpp"
 #include "core/commitments.hpp"
+#include "core/labels.hpp"
 #include "core/owned_cluster.hpp"
 
 #include <algorithm>
@@ -207,11 +208,15 @@ std::string format_usd(double v) {
   return sign + fmt(x < 9.995 ? "$%.2f" : x < 99.95 ? "$%.1f" : "$%.0f", x) + kUnits[u];
 }
 std::string format_duration(double s) {
-  if (!std::isfinite(s)) return "?";
-  if (s < 120) return fmt("%.3g s", s);
-  if (s < 2 * 3600) return fmt("%.3g min", s / 60);
-  if (s < 2 * 86400) return fmt("%.3g h", s / 3600);
-  return fmt("%.3g days", s / 86400);
+  if (!std::isfinite(s)) return "-";
+  if (s < 0) return "-" + format_duration(-s);
+  const double min = s / 60, h = s / 3600, d = s / 86400;
+  if (s < 1e-3) return fmt("%.1f us", s * 1e6);
+  if (s < 1) return fmt("%.1f ms", s * 1e3);
+  if (s < 120) return fmt("%.2f s", s);
+  if (s < 7200) return fmt(min < 10 ? "%.1f min" : "%.0f min", min);
+  if (s < 3 * 86400) return fmt(h < 10 ? "%.1f h" : "%.0f h", h);
+  return fmt(d < 1000 ? "%.1f days" : "%.0f days", d);
 }
 
 bool price_in_region(const PriceTier& p, const std::string& region) {
@@ -628,7 +633,7 @@ std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const st
   const std::string& region = pricing_region(in.pricing, inst.id);
   std::vector<Rate> rates;
   for (size_t i = 0; i < mix.size(); ++i) {
-    const std::string f = "pricing.mix[" + std::to_string(i) + "]";
+    const std::string f = mix_entries_label({i});  // said to people: the page and the report show it
     Rate rt = resolve_tier(inst, mix[i].tier, mix[i], in, region);
     if (!rt.priced && !mix[i].fallback.empty()) {
       TierShare fb = mix[i];
@@ -636,7 +641,7 @@ std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const st
       Rate alt = resolve_tier(inst, fb.tier, fb, in, region);
       if (alt.priced) {
         b.warnings.push_back(f + ": " + rt.problem + "; billed " + fmt("%.4g", shares[i] * 100) +
-                             "% of instance-hours at " + alt.billed_tier + " " + usd(alt.usd_per_hour) +
+                             "% of instance-hours at " + plain_label("instance." + alt.billed_tier) + " " + usd(alt.usd_per_hour) +
                              "/h (" + alt.region + (alt.region.empty() ? "" : ", ") + alt.date + ") instead");
         rt = alt;
       } else {
@@ -656,7 +661,9 @@ std::vector<Rate> mix_rates(const CostInputs& in, const Instance& inst, const st
 }
 
 std::string price_detail(const TierLine& t) {
-  std::string d = t.billed_tier == t.tier ? t.tier : t.billed_tier + " (asked: " + t.tier + ")";
+  // Read by people (the bill's detail column): the tiers in plain words.
+  const std::string billed = plain_label("instance." + t.billed_tier);
+  std::string d = t.billed_tier == t.tier ? billed : billed + " (asked: " + plain_label("instance." + t.tier) + ")";
   if (!t.region.empty()) d += ", " + t.region;
   if (!t.date.empty()) d += ", " + t.date;
   return d;
@@ -732,8 +739,7 @@ void bill_commitment(Bill& b, const CostInputs& in, const std::vector<size_t>& g
   const int instances = held_instances(in, group, share, h.nodes);
   const auto held = name ? held_hours(*name, instances, h, renewed) : std::nullopt;
   if (!held) return;
-  std::string f = "pricing.mix[" + std::to_string(group.front()) + "]";
-  for (size_t k = 1; k < group.size(); ++k) f += "+[" + std::to_string(group[k]) + "]";
+  const std::string f = mix_entries_label(group);
   if (!renewed.empty()) b.warnings.push_back(f + ": " + renewed);
   if (name->kind == TierKind::capacity_block && instances > kCapacityBlockMaxInstancesPerAccount)
     b.warnings.push_back(f + ": " + std::to_string(instances) + " instances in Capacity Blocks at once is over the "

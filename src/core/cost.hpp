@@ -418,7 +418,8 @@ const std::string& pricing_region(const PricingInputs& p, const std::string& ins
 std::string resolve_region(const PricingInputs& p, const Instance& inst);
 // "p5.48xlarge on_demand $55.04/h (us-east-1, 2025-11-30)".
 std::string describe_price(const Instance& inst, const PriceTier& p);
-// "$55.04", "$466.26", "$3,400,000"; "45 min", "19 h", "38 days".
+// Money and time said one way everywhere (the page, the text report, claims' reasons):
+// "$55.04", "$466.26", "$21.1 k", "$1.48 M"; "41.5 ms", "12.35 s", "45 min", "19 h", "4.0 days".
 std::string format_usd(double v);
 std::string format_duration(double seconds);
 // Dense peak TFLOPS of an accelerator at a precision (0: unsupported).

@@ -1,5 +1,7 @@
 #include "io/compare.hpp"
 
+#include "core/labels.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -92,59 +94,79 @@ std::vector<CompareRow> compare_instances(const Job& job, const PresetLibrary& l
     }
     rows.push_back(std::move(r));
   }
-  std::vector<const Result*> results;
-  for (const auto& r : rows) results.push_back(r.problem.empty() ? &r.result : nullptr);
-  const Marks m = fastest_and_cheapest(results);
-  if (m.fastest >= 0) rows[static_cast<std::size_t>(m.fastest)].fastest = true;
-  if (m.cheapest >= 0) rows[static_cast<std::size_t>(m.cheapest)].cheapest = true;
+  mark_fastest_and_cheapest(rows);
   return rows;
 }
 
+void mark_fastest_and_cheapest(std::vector<CompareRow>& rows) {
+  std::vector<const Result*> results;
+  for (const auto& r : rows) results.push_back(r.problem.empty() ? &r.result : nullptr);
+  const Marks m = fastest_and_cheapest(results);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].fastest = m.fastest == static_cast<int>(i);
+    rows[i].cheapest = m.cheapest == static_cast<int>(i);
+  }
+}
+
 namespace {
-// The tiers a row is billed at (tier, region, price date, $/h; "a + b" for a mix) and its warnings.
+// The tiers a row is billed at (tier id and its plain words, region, price date, $/h; "a + b" for
+// a mix) and its warnings.
 void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
   const CostResult& c = r.result.cost->result;
-  std::string tier, region, rate, date, warnings;
+  std::string tier, pricing, region, rate, date, warnings;
   auto add = [](std::string& cell, const std::string& v) {
     if (cell.find(v) == std::string::npos) cell += (cell.empty() ? "" : " + ") + v;
   };
   for (const auto& t : c.bill.tiers) {
     if (!t.priced) continue;
     add(tier, t.billed_tier);
+    add(pricing, plain_label("instance." + t.billed_tier));
     add(region, t.region);
     add(rate, format_fixed(t.usd_per_hour, 4));
     add(date, t.date);
   }
   for (const auto& w : r.result.est.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
   for (const auto& w : c.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
-  row.insert(row.end(), {tier, region, rate, date, warnings});
+  row.insert(row.end(), {tier, pricing, region, rate, date, warnings});
+}
+
+std::string note_of(const CompareRow& r) {
+  std::string note = r.fastest && r.cheapest ? "fastest, cheapest"
+                     : r.fastest             ? "fastest"
+                     : r.cheapest            ? "cheapest"
+                                             : "";
+  if (!r.result.cost->result.bill.priced) note += std::string(note.empty() ? "" : "; ") + "no public price for some hours";
+  return note;
 }
 }  // namespace
 
-Table compare_table(const std::vector<CompareRow>& rows) {
+Table compare_table(const std::vector<CompareRow>& rows, TableStyle style) {
+  const bool human = style == TableStyle::human;
   Table t;
-  t.header = {"instance", "nodes", "chips", "plan", "step_time", "tokens_per_s_per_chip", "mfu_pct",
-              "wall_time", "total_usd", "usd_per_million_tokens", "fits", "note", "tier", "region",
-              "usd_per_hour", "price_date", "warnings"};
+  t.header = {"instance", "nodes", "chips", "plan", human ? "step_time" : "step_time_s", "tokens_per_s_per_chip",
+              "mfu_pct", human ? "wall_time" : "wall_time_days", "total_usd", "usd_per_million_tokens", "fits", "note",
+              "tier", "pricing", "region", "usd_per_hour", "price_date", "warnings"};
   for (const auto& r : rows) {
     if (!r.problem.empty()) {
-      t.rows.push_back({r.instance_id, "", "", "", "", "", "", "", "", "", "", r.problem, "", "", "", "", ""});
+      std::vector<std::string> row(t.header.size());
+      row[0] = r.instance_id;
+      row[11] = r.problem;
+      t.rows.push_back(std::move(row));
       continue;
     }
     const Estimate& e = r.result.est;
     const CostResult& c = r.result.cost->result;
     const Bill& b = c.bill;
-    std::string note = r.fastest && r.cheapest ? "fastest, cheapest"
-                       : r.fastest             ? "fastest"
-                       : r.cheapest            ? "cheapest"
-                                               : "";
-    if (!b.priced) note += std::string(note.empty() ? "" : "; ") + "no public price for some hours";
+    // Text is read: durations in their unit ("4.0 days"). CSV and Markdown are computed with:
+    // plain decimals in the unit the header names.
     t.rows.push_back({r.instance_id, std::to_string(r.job.spec.scenario.nodes), std::to_string(e.chips),
-                      plan_text(e.plan), format_duration(e.step_time_s), format_fixed(e.tokens_per_s_per_chip, 0),
-                      format_fixed(100 * e.mfu, 1), format_duration(c.wall.total_s),
-                      b.priced ? format_fixed(b.total_usd, 0) : "-",
+                      plan_text(e.plan),
+                      human ? format_duration(e.step_time_s) : format_fixed(e.step_time_s, 4),
+                      format_fixed(e.tokens_per_s_per_chip, 0), format_fixed(100 * e.mfu, 1),
+                      human ? format_duration(c.wall.total_s) : format_fixed(c.wall.total_s / 86400, 3),
+                      b.priced ? format_fixed(b.total_usd, human ? 0 : 2) : "-",
                       b.priced && b.tokens > 0 ? format_fixed(b.usd_per_million_tokens, 3) : "-",
-                      e.memory.fits ? "yes" : "no", note});
+                      e.memory.fits ? "yes" : "no", note_of(r)});
     add_price_cells(t.rows.back(), r);
   }
   return t;

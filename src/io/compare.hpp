@@ -41,12 +41,17 @@ struct Marks {
   int fastest = -1, cheapest = -1;
 };
 Marks fastest_and_cheapest(const std::vector<const Result*>& results);
+// Sets the rows' fastest and cheapest flags by that rule (rows with a problem never count).
+void mark_fastest_and_cheapest(std::vector<CompareRow>& rows);
 
 // A plan in a table cell: "tp4 pp2 dp32", with cp, ep and the expert tp when they are not trivial.
 std::string plan_short(const ParallelPlan& p);
 
-// One row per instance with its price (tier, region, date, $/h) and its own warnings.
-Table compare_table(const std::vector<CompareRow>& rows);
+// One row per instance with its price (tier id and plain words, region, date, $/h) and its own
+// warnings. `human` (text): durations as "4.0 days"; `plain` (CSV, Markdown, the page's export):
+// plain decimals in the header's unit (step_time_s, wall_time_days).
+enum class TableStyle { human, plain };
+Table compare_table(const std::vector<CompareRow>& rows, TableStyle style);
 Json compare_json(const std::vector<CompareRow>& rows);
 
 }  // namespace tc::io

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/labels.hpp"
+
 namespace tc::io {
 
 std::string format_fixed(double v, int digits) {
@@ -13,6 +15,23 @@ std::string format_fixed(double v, int digits) {
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
+
+std::string format_decimal(double v) {
+  if (!std::isfinite(v)) return "-";
+  if (v == 0) return "0";
+  // Ten significant digits, never an exponent: 2.3e-05 reads as 0.000023 in a spreadsheet too.
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  std::string s = format_fixed(v, std::clamp(9 - magnitude, 0, 12));
+  if (s.find('.') != std::string::npos) {
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+namespace {
+std::string pad(const std::string& s, size_t width) { return s + std::string(width - std::min(width - 1, s.size()), ' '); }
+}  // namespace
 
 
 Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& u) {
@@ -64,16 +83,6 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
   return j;
 }
 
-std::string format_duration(double s) {
-  if (!(s >= 0) || !std::isfinite(s)) return "-";
-  if (s < 1e-3) return format_fixed(s * 1e6, 1) + " us";
-  if (s < 1) return format_fixed(s * 1e3, 1) + " ms";
-  if (s < 120) return format_fixed(s, 2) + " s";
-  if (s < 7200) return format_fixed(s / 60, 1) + " min";
-  if (s < 3 * 86400) return format_fixed(s / 3600, 1) + " h";
-  return format_fixed(s / 86400, 1) + " days";
-}
-
 std::string format_si(double v) {
   if (!std::isfinite(v)) return "-";
   const char* units[] = {"", " k", " M", " G", " T", " P", " E"};
@@ -95,8 +104,8 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
   const Scenario& s = spec.scenario;
   std::ostringstream o;
   if (!spec.name.empty()) o << spec.name << "\n";
-  o << spec.model_id << " (" << format_si(e.params) << " parameters) on " << s.nodes << " x "
-    << spec.instance_id << " = " << e.chips << " " << s.accelerator.id << " chips, "
+  o << (s.model.name.empty() ? spec.model_id : s.model.name) << " (" << format_si(e.params) << " parameters) on "
+    << s.nodes << " x " << spec.instance_id << " = " << e.chips << " " << s.accelerator.name << ", "
     << to_string(s.precision) << "\n";
   const ParallelPlan& p = e.plan;
   o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp << "), dp " << p.dp << ", cp "
@@ -119,8 +128,8 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
   o << "\nwhere a step goes\n";
   for (const auto& t : e.breakdown_s) {
     if (t.value <= 0) continue;
-    o << "  " << t.name << std::string(14 - std::min<size_t>(13, t.name.size()), ' ')
-      << format_duration(t.value) << "  " << format_fixed(100 * t.value / e.step_time_s, 1) << "%\n";
+    o << "  " << pad(plain_label(t.name), 34) << format_duration(t.value) << "  "
+      << format_fixed(100 * t.value / e.step_time_s, 1) << "%\n";
   }
   const Memory& m = e.memory;
   o << "\nmemory per device " << format_fixed(m.total_gib, 1) << " of " << format_fixed(m.capacity_gib, 1)
@@ -137,10 +146,9 @@ namespace {
 void wall_text(std::ostringstream& o, const char* title, const WallTime& w) {
   o << "\n" << title << "  " << format_duration(w.total_s) << "\n";
   for (const auto& t : w.terms)
-    if (t.value > 0) o << "  " << t.name << std::string(20 - std::min<size_t>(19, t.name.size()), ' ') << format_duration(t.value) << "\n";
+    if (t.value > 0) o << "  " << pad(plain_label(t.name), 26) << format_duration(t.value) << "\n";
 }
 
-std::string pad(const std::string& s, size_t width) { return s + std::string(width - std::min(width - 1, s.size()), ' '); }
 
 // A bill as a finance reader checks it: every line as quantity x rate, the tiers' hours and
 // rates, per run, per month, per token, and what is free or assumed.
@@ -149,10 +157,11 @@ void bill_text(std::ostringstream& o, const Bill& b) {
     << format_fixed(b.runs, b.runs == static_cast<long long>(b.runs) ? 0 : 2) << (b.runs == 1 ? " run" : " runs")
     << ")  " << (b.priced ? format_usd(b.total_usd) : std::string("incomplete: unpriced hours")) << "\n";
   for (const auto& l : b.lines)
-    o << "  " << pad(l.item, 28) << format_usd(l.usd) << "  = " << format_fixed(l.quantity, l.quantity < 100 ? 2 : 0)
+    o << "  " << pad(plain_label(l.item), 36) << format_usd(l.usd) << "  = " << format_fixed(l.quantity, l.quantity < 100 ? 2 : 0)
       << " " << l.unit << " x " << format_usd(l.usd_per_unit) << " (" << l.detail << ")\n";
   for (const auto& t : b.tiers) {
-    o << "  tier " << t.tier << (t.billed_tier != t.tier ? " (billed as " + t.billed_tier + ")" : "") << ": "
+    o << "  tier " << plain_label("instance." + t.tier)
+      << (t.billed_tier != t.tier ? " (billed as " + plain_label("instance." + t.billed_tier) + ")" : "") << ": "
       << format_fixed(100 * t.share, 1) << "% of the hours, " << format_fixed(t.instance_hours, 0) << " instance-hours";
     if (t.priced)
       o << " x " << format_usd(t.usd_per_hour) << "/h" << (t.region.empty() ? "" : " in " + t.region)
@@ -177,7 +186,7 @@ void owned_text(std::ostringstream& o, const CostResult& c) {
   o << "  " << pad("per year", 28) << format_usd(ob.usd_per_year) << "  (" << format_usd(ob.usd_per_node_hour)
     << " per node-hour, idle hours included)\n";
   o << "  cost of ownership over the horizon " << format_usd(ob.tco_usd_horizon) << ":";
-  for (const auto& t : ob.tco_usd_by_item) o << " " << t.name.substr(t.name.find('.') + 1) << " " << format_usd(t.value) << ";";
+  for (const auto& t : ob.tco_usd_by_item) o << " " << plain_label(t.name) << " " << format_usd(t.value) << ";";
   o << "\n  break-even: " << ob.break_even_note << "\n";
 }
 
@@ -208,12 +217,12 @@ void deadline_and_payback(std::ostringstream& o, const CostReport& r) {
 
 Table bill_table(const CostReport& r) {
   Table t;
-  t.header = {"bill", "instance", "item", "quantity", "unit", "usd_per_unit", "usd", "detail"};
+  t.header = {"bill", "instance", "item", "label", "quantity", "unit", "usd_per_unit", "usd", "detail"};
   auto add = [&](const Bill& b) {
     for (const auto& l : b.lines)
-      t.rows.push_back({b.kind, b.instance_id, l.item, format_number(l.quantity), l.unit, format_number(l.usd_per_unit),
-                        format_fixed(l.usd, 2), l.detail});
-    t.rows.push_back({b.kind, b.instance_id, "total", "", "", "", b.priced ? format_fixed(b.total_usd, 2) : "-",
+      t.rows.push_back({b.kind, b.instance_id, l.item, plain_label(l.item), format_decimal(l.quantity), l.unit,
+                        format_decimal(l.usd_per_unit), format_fixed(l.usd, 2), l.detail});
+    t.rows.push_back({b.kind, b.instance_id, "total", "total", "", "", "", b.priced ? format_fixed(b.total_usd, 2) : "-",
                       b.priced ? "" : "incomplete: unpriced hours"});
   };
   add(r.result.bill);

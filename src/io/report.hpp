@@ -33,9 +33,12 @@ std::string table_markdown(const Table& t);
 // the owned cluster's, each closed by its total: `estimate --format csv|markdown`.
 Table bill_table(const CostReport& r);
 
-// Human-readable quantities: "3.2 days", "41.5 ms", "1.23 M", "12.35" (fixed digits).
+// Human-readable quantities: "1.23 M", "12.35" (fixed digits). Durations and money:
+// tc::format_duration and tc::format_usd (core/cost.hpp).
 std::string format_fixed(double value, int digits);
-std::string format_duration(double seconds);
+// A plain decimal for CSV and Markdown cells: up to ten significant digits, no exponent, no
+// trailing zeros ("0.000023", "1000000000000", "55.04"); "-" when not finite.
+std::string format_decimal(double value);
 std::string format_si(double value);
 
 }  // namespace tc::io

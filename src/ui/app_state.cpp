@@ -216,6 +216,13 @@ void init(AppState& s, Host* host) {
   set_scenario(s, default_scenario(), "");
 }
 
+std::vector<std::pair<std::string, std::string>> seed_choices(const AppState& s) {
+  std::vector<std::pair<std::string, std::string>> v = {{"", "Default: Llama 3.1 70B, Trn2 vs H100"}};
+  for (const auto& c : s.seeds)
+    if (c.id != "default") v.emplace_back(c.id, c.name);
+  return v;
+}
+
 void set_scenario(AppState& s, io::Json doc, const std::string& seed_id) {
   s.doc = std::move(doc);
   s.seed_id = seed_id;
@@ -314,9 +321,12 @@ bool import_scenario(AppState& s, const std::string& label, const std::string& t
     io::parse_scenario(doc, s.lib, label);  // reject it whole rather than show a broken scenario
     set_scenario(s, std::move(doc), "");
     s.status = (config ? "Model read from " : "Imported ") + label;
+    s.banners.erase(std::remove_if(s.banners.begin(), s.banners.end(), [](const Banner& b) { return b.import; }),
+                    s.banners.end());
     return true;
   } catch (const io::InputError& e) {
-    s.banners.push_back({std::string(config ? "Model config not imported: " : "Scenario not imported: ") + e.what(), true});
+    s.banners.push_back(
+        {std::string(config ? "Model config not imported: " : "Scenario not imported: ") + e.what(), true, true});
     return false;
   }
 }
@@ -395,41 +405,23 @@ const Outcome* shown(const AppState& s) {
 }
 
 io::Table results_table(const AppState& s) {
-  io::Table t;
-  t.header = {"instance", "nodes", "chips", "plan (tp/pp/dp, micro-batch)", "step_time_s", "tokens_per_s",
-              "mfu", "train_time_days", "wall_time_days", "bill_usd", "usd_per_million_tokens",
-              "memory_gib_per_device", "fits"};
-  auto row = [&](const Outcome& o) {
-    if (!o.ok) return;
-    const Estimate& e = o.est;
-    const auto& p = e.plan;
-    std::vector<std::string> r = {o.job.spec.instance_id, std::to_string(o.job.spec.scenario.nodes),
-                                  std::to_string(e.chips),
-                                  std::to_string(p.tp) + "/" + std::to_string(p.pp) + "/" +
-                                      std::to_string(p.dp) + ", " + std::to_string(p.micro_batch),
-                                  fmt_exact(e.step_time_s), fmt_exact(e.tokens_per_s), fmt_exact(e.mfu),
-                                  fmt_exact(e.train_time_s / 86400)};
-    if (o.cost) {
-      const auto& b = o.cost->result.bill;
-      r.push_back(fmt_exact(o.cost->result.wall.total_s / 86400));
-      r.push_back(b.priced ? fmt_exact(b.total_usd) : "-");
-      r.push_back(b.priced && b.tokens > 0 ? fmt_exact(b.usd_per_million_tokens) : "-");
-    } else {
-      r.insert(r.end(), {"-", "-", "-"});
-    }
-    r.push_back(fmt_exact(e.memory.total_gib));
-    r.push_back(e.memory.fits ? "yes" : "no");
-    t.rows.push_back(std::move(r));
+  // The rows `traincalc compare` would print (io::compare_table), from the results on the page.
+  std::vector<io::CompareRow> rows;
+  auto add = [&](const std::string& id, const Outcome& o) {
+    io::CompareRow r;
+    r.instance_id = id;
+    r.job = o.job;
+    r.result = o;
+    if (!o.ok) r.problem = o.error;
+    else if (!o.cost) r.problem = o.cost_error ? o.cost_error->what() : "no cost model";
+    rows.push_back(std::move(r));
   };
-  bool any = false;
   for (const auto& c : s.comparison)
-    if (c.done && c.out.ok) {
-      row(c.out);
-      any = true;
-    }
-  if (!any)
-    if (const Outcome* o = shown(s)) row(*o);
-  return t;
+    if (c.done) add(c.instance_id, c.out);
+  if (rows.empty())
+    if (const Outcome* o = shown(s)) add(o->job.spec.instance_id, *o);
+  io::mark_fastest_and_cheapest(rows);
+  return io::compare_table(rows, io::TableStyle::plain);
 }
 
 io::Json mirror_json(const AppState& s) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "io/explain.hpp"
 #include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
@@ -85,6 +86,7 @@ struct SeedCase {
 struct Banner {
   std::string text;
   bool error = true;
+  bool import = false;  // an import that failed: a later successful import clears it
 };
 
 // Persistent view settings: panel visibility as plain flags.
@@ -137,6 +139,8 @@ struct AppState {
   NullHost null_host;
 
   bool log_text = false;               // tests: log every drawn text (see draw_app)
+  // Tests (with log_text): the explanation of every figure drawn in the last frame (explain_last).
+  std::vector<io::Explanation> explained;
   int estimates_run = 0;
   double last_update_ms = 0;
   // Publishing to the page is throttled (see update()).
@@ -149,6 +153,10 @@ io::Json default_scenario();
 
 // Built-in presets and seed cases, the default scenario.
 void init(AppState& s, Host* host);
+
+// The seed picker's entries, (seed id, name): the page's default scenario ("") first, then every
+// seed case but presets/scenarios/default.json, which asks the default's question again.
+std::vector<std::pair<std::string, std::string>> seed_choices(const AppState& s);
 
 // Replaces the scenario (an import, a seed, a hash); the results follow on the next update().
 void set_scenario(AppState& s, io::Json doc, const std::string& seed_id);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/commitments.hpp"
+#include "core/labels.hpp"
 #include "io/report.hpp"
 
 namespace tc::ui {
@@ -20,7 +21,7 @@ std::string fmt_percent(double fraction, int digits) {
   return fmt_fixed(100 * fraction, digits) + "%";
 }
 
-std::string fmt_duration(double seconds) { return io::format_duration(seconds); }
+std::string fmt_duration(double seconds) { return format_duration(seconds); }
 
 std::string fmt_si(double v) { return io::format_si(v); }
 
@@ -32,6 +33,18 @@ std::string fmt_tier(const std::string& tier) {
 }
 
 std::string fmt_gib(double gib) { return fmt_fixed(gib, 1) + " GiB"; }
+
+std::string fmt_named(const std::string& id, double v) {
+  auto ends = [&](const char* suffix) {
+    const std::string x = suffix;
+    return id.size() >= x.size() && id.compare(id.size() - x.size(), x.size(), x) == 0;
+  };
+  std::string value = fmt_si(v);
+  if (ends("_usd") || id.find("usd_per_") != std::string::npos) value = fmt_usd(v);
+  else if (ends("_s")) value = fmt_duration(v);
+  else if (ends("mfu")) value = fmt_percent(v);
+  return plain_label(id) + " = " + value;
+}
 
 std::string fmt_exact(double v) {
   if (!std::isfinite(v)) return "-";

@@ -13,6 +13,9 @@ std::string fmt_duration(double seconds);             // "68.6 days"
 std::string fmt_usd(double usd);                      // "$1.23 M", "$512"
 std::string fmt_si(double v);                         // "1.23 M"
 std::string fmt_gib(double gib);                      // "23.8 GiB"
+// A figure named by an id whose unit is in its name ("implied_mfu", "estimated_wall_time_s",
+// "bill_at_list_price_usd"): its plain label and its value in that unit's format.
+std::string fmt_named(const std::string& id, double v);
 std::string fmt_exact(double v);                      // "%.6g": the DOM mirror's machine-readable value
 
 }  // namespace tc::ui

@@ -29,6 +29,11 @@ void draw_app(AppState& s) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("traincalc", nullptr, flags);
+  // Popups and tooltips drawn opaque: the dark theme's 94% lets the figures under them show through.
+  ImVec4 popup = ImGui::GetStyleColorVec4(ImGuiCol_PopupBg);
+  popup.w = 1.0f;
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, popup);
+  s.explained.clear();
   // Test hook: every text drawn goes to the clipboard function as well (ImGui's logging, which
   // also opens every collapsed section). Ending a top-level window ends the log.
   if (s.log_text) ImGui::LogToClipboard(64);
@@ -57,6 +62,7 @@ void draw_app(AppState& s) {
     ImGui::EndChild();
   }
   if (s.log_text) ImGui::LogFinish();
+  ImGui::PopStyleColor();
   ImGui::End();
   s.interacting = ImGui::IsAnyItemActive();
 }

@@ -1,4 +1,5 @@
 // Where a step's time goes, as one stacked bar with a legend.
+#include "core/labels.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -21,18 +22,18 @@ void panel_breakdown(AppState& s) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float x = p.x;
   int i = 0;
-  std::string hovered;
+  const NamedTerm* hovered = nullptr;
   for (const auto& t : e.breakdown_s) {
     const int color = i++;
     if (!(t.value > 0)) continue;
     const float seg = static_cast<float>(w * t.value / total);
     dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + seg, p.y + h), series_color(color));
     if (ImGui::IsMouseHoveringRect(ImVec2(x, p.y), ImVec2(x + seg, p.y + h)))
-      hovered = t.name + ": " + fmt_duration(t.value) + " (" + fmt_percent(t.value / total) + ")";
+      hovered = &t;
     x += seg;
   }
   ImGui::Dummy(ImVec2(w, h));
-  if (!hovered.empty()) ImGui::SetTooltip("%s", hovered.c_str());
+  if (hovered) show_explanations(s, {io::explain_step_term(*o, o->job, s.lib, hovered->name)}, true);
   i = 0;
   if (ImGui::BeginTable("legend", 3, ImGuiTableFlags_SizingStretchProp)) {
     for (const auto& t : e.breakdown_s) {
@@ -46,16 +47,19 @@ void panel_breakdown(AppState& s) {
       dl->AddRectFilled(ImVec2(c.x, c.y + sz * 0.1f), ImVec2(c.x + sz, c.y + sz * 1.1f), series_color(color));
       ImGui::Dummy(ImVec2(sz, sz));
       ImGui::SameLine();
-      text(t.name);
+      text(plain_label(t.name));
       ImGui::TableNextColumn();
       text(fmt_duration(t.value));
+      explain_last(s, [&] { return io::explain_step_term(*o, o->job, s.lib, t.name); });
       ImGui::TableNextColumn();
       text(fmt_percent(t.value / total));
+      explain_last(s, [&] { return io::explain_step_term(*o, o->job, s.lib, t.name); });
     }
     ImGui::EndTable();
   }
   text_disabled("step " + fmt_duration(e.step_time_s) + ", " + std::to_string(e.grad_accum) +
                 " micro-batches per step, " + fmt_si(e.steps) + " steps");
+  explain_last(s, [&] { return io::explain_step_time(*o, o->job, s.lib); });
 }
 
 }  // namespace tc::ui

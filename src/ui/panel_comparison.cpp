@@ -51,18 +51,6 @@ void instance_ticks(AppState& s) {
   }
 }
 
-// A row's bill on hover: its tiers with region, date and rate, and its own warnings.
-std::string row_price_note(const ComparisonRow& c) {
-  const CostResult& r = c.out.cost->result;
-  std::string t;
-  for (const auto& tier : r.bill.tiers)
-    if (tier.priced)
-      t += fmt_tier(tier.billed_tier) + " " + fmt_usd(tier.usd_per_hour) + "/h, " + tier.region + ", " +
-           tier.date + "\n";
-  for (const auto& w : r.warnings) t += "! " + w + "\n";
-  return t.empty() ? "no price" : t;
-}
-
 // The sortable table; the fastest and the cheapest row in the accent colour.
 void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
@@ -76,8 +64,8 @@ void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* 
     ImGui::TableSetupColumn("plan", ImGuiTableColumnFlags_NoSort);
     ImGui::TableSetupColumn("step");
     ImGui::TableSetupColumn("wall time");
-    ImGui::TableSetupColumn("bill");
-    ImGui::TableSetupColumn("$/1M tok");
+    ImGui::TableSetupColumn("bill, USD");
+    ImGui::TableSetupColumn("USD per 1M tokens");
     ImGui::TableSetupColumn("MFU");
     ImGui::TableHeadersRow();
     if (ImGuiTableSortSpecs* spec = ImGui::TableGetSortSpecs(); spec && spec->SpecsCount > 0) {
@@ -122,31 +110,39 @@ void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* 
         continue;
       }
       const Estimate& e = c.out.est;
+      const Outcome& out = c.out;
       ImGui::TableNextColumn();
       text(std::to_string(e.chips));
+      explain_last(s, [&] { return io::explain_chips(out, out.job, s.lib); });
       ImGui::TableNextColumn();
       text(io::plan_short(e.plan) + (e.memory.fits ? "" : " (no fit)"));
+      explain_last(s, [&] { return io::explain_plan(out); });
       ImGui::TableNextColumn();
       text(fmt_duration(r.step));
+      explain_last(s, [&] { return io::explain_step_time(out, out.job, s.lib); });
       ImGui::TableNextColumn();
       text_colored(&c == fast_c ? kColorGood : ImGui::GetColorU32(ImGuiCol_Text),
                    fmt_duration(r.wall) + (&c == fast_c ? " fastest" : ""));
+      explain_last(s, [&] { return io::explain_wall_time(out, out.job, s.lib); });
       ImGui::TableNextColumn();
       text_colored(&c == cheap_c ? kColorGood : ImGui::GetColorU32(ImGuiCol_Text),
                    fmt_usd(r.bill) + (&c == cheap_c ? " cheapest" : "") +
                        (c.out.cost && !c.out.cost->result.warnings.empty() ? " (!)" : ""));
-      if (ImGui::IsItemHovered() && c.out.cost) ImGui::SetTooltip("%s", row_price_note(c).c_str());
+      explain_last(s, [&] { return io::explain_bill(out, out.job, s.lib); });
       ImGui::TableNextColumn();
       text(fmt_usd(r.per_m));
+      explain_last(s, [&] { return io::explain_usd_per_million_tokens(out, out.job, s.lib); });
       ImGui::TableNextColumn();
       text(fmt_percent(r.mfu));
+      explain_last(s, [&] { return io::explain_mfu(out, out.job, s.lib); });
     }
     ImGui::EndTable();
   }
 }
 
-// Bars: time and cost relative to the largest.
-void comparison_bars(const std::vector<Row>& rows, const ComparisonRow* fast_c, const ComparisonRow* cheap_c) {
+// Bars: time and cost relative to the largest, each labelled with its value and unit.
+void comparison_bars(AppState& s, const std::vector<Row>& rows, const ComparisonRow* fast_c,
+                     const ComparisonRow* cheap_c) {
   double max_wall = 0, max_bill = 0;
   for (const Row& r : rows) {
     if (std::isfinite(r.wall)) max_wall = std::max(max_wall, r.wall);
@@ -154,23 +150,29 @@ void comparison_bars(const std::vector<Row>& rows, const ComparisonRow* fast_c, 
   }
   if (max_wall > 0 && ImGui::BeginTable("bars", 3, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("instance", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 9);
-    ImGui::TableSetupColumn("wall time");
-    ImGui::TableSetupColumn("bill");
+    const std::string wall_head = "wall time (full bar: " + fmt_duration(max_wall) + ")";
+    const std::string bill_head = max_bill > 0 ? "bill, USD (full bar: " + fmt_usd(max_bill) + ")" : "bill, USD";
+    ImGui::TableSetupColumn(wall_head.c_str());
+    ImGui::TableSetupColumn(bill_head.c_str());
     ImGui::TableHeadersRow();
     for (const Row& r : rows) {
       if (!std::isfinite(r.wall)) continue;
+      const Outcome& out = r.row->out;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       text(r.row->instance_id);
       ImGui::TableNextColumn();
       bar(static_cast<float>(r.wall / max_wall), r.row == fast_c ? kColorGood : series_color(0), fmt_duration(r.wall),
           ImGui::GetTextLineHeight() * 1.2f);
+      explain_last(s, [&] { return io::explain_wall_time(out, out.job, s.lib); });
       ImGui::TableNextColumn();
-      if (max_bill > 0 && std::isfinite(r.bill))
+      if (max_bill > 0 && std::isfinite(r.bill)) {
         bar(static_cast<float>(r.bill / max_bill), r.row == cheap_c ? kColorGood : series_color(1), fmt_usd(r.bill),
             ImGui::GetTextLineHeight() * 1.2f);
-      else
+        explain_last(s, [&] { return io::explain_bill(out, out.job, s.lib); });
+      } else {
         text_disabled("-");
+      }
     }
     ImGui::EndTable();
   }
@@ -199,7 +201,7 @@ void panel_comparison(AppState& s) {
   const ComparisonRow* fast_c = marks.fastest >= 0 ? &s.comparison[static_cast<std::size_t>(marks.fastest)] : nullptr;
 
   comparison_table(s, rows, fast_c, cheap_c);
-  comparison_bars(rows, fast_c, cheap_c);
+  comparison_bars(s, rows, fast_c, cheap_c);
 }
 
 }  // namespace tc::ui

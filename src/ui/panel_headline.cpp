@@ -67,13 +67,18 @@ void panel_headline(AppState& s) {
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool two_rows = avail < ImGui::GetFontSize() * 40;
   const float w = two_rows ? (avail - spacing) / 2 : (avail - 3 * spacing) / 4;
+  const io::Job& job = o->job;
   card("Wall time", wall, wall_sub, w, stale);
+  explain_last(s, [&] { return io::explain_wall_time(*o, job, s.lib); });
   ImGui::SameLine();
   card("Total bill", bill, bill_sub, w, stale);
+  explain_last(s, [&] { return io::explain_bill(*o, job, s.lib); });
   if (!two_rows) ImGui::SameLine();
   card("Per 1M tokens", per_m, per_m_sub, w, stale);
+  explain_last(s, [&] { return io::explain_usd_per_million_tokens(*o, job, s.lib); });
   ImGui::SameLine();
   card("MFU", fmt_percent(e.mfu), mfu_sub, w, stale);
+  explain_last(s, [&] { return io::explain_mfu(*o, job, s.lib); });
   // The band, the summary and the warnings are long: wrap them at the panel's edge.
   ImGui::PushTextWrapPos(0.0f);
   const std::string band = "Typically within " + fmt_fixed(100 * u.mean_abs_error, 0) + "% (" + u.basis +
@@ -85,9 +90,11 @@ void panel_headline(AppState& s) {
     if (!note.empty()) note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
     text_colored(kColorAccent, band + " " + note + ".");
   }
-  text_disabled(o->job.spec.model_id + " on " + std::to_string(o->job.spec.scenario.nodes) + " x " + o->job.spec.instance_id + " = " +
-                std::to_string(e.chips) + " " + o->job.spec.scenario.accelerator.name + ", " + fmt_si(e.tokens_per_s) +
-                " tokens/s, step " + fmt_duration(e.step_time_s));
+  const Scenario& sc = job.spec.scenario;
+  text_disabled((sc.model.name.empty() ? job.spec.model_id : sc.model.name) + " on " + std::to_string(sc.nodes) +
+                " x " + job.spec.instance_id + " = " + std::to_string(e.chips) + " " + sc.accelerator.name + ", " +
+                fmt_si(e.tokens_per_s) + " tokens/s, step " + fmt_duration(e.step_time_s));
+  explain_last(s, [&] { return io::explain_step_time(*o, job, s.lib); });
   for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + w2);
   if (o->cost)
     for (const auto& w2 : o->cost->result.warnings) text_colored(kColorAccent, "! " + w2);

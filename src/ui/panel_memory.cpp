@@ -14,22 +14,32 @@ void panel_memory(AppState& s) {
   const ImU32 total_color = m.fits ? kColorGood : kColorBad;
   bar(static_cast<float>(m.total_gib / scale), total_color,
       fmt_gib(m.total_gib) + " of " + fmt_gib(m.capacity_gib) + (m.fits ? " (fits)" : " (does NOT fit)"));
-  sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, "hbm_gib");
-  const std::pair<const char*, double> parts[] = {{"weights", m.weights_gib},         {"gradients", m.gradients_gib},
-                                                  {"optimizer", m.optimizer_gib},     {"activations", m.activations_gib},
-                                                  {"other", m.other_gib}};
+  explain_last(s, [&] { return io::explain_memory(*o, o->job, s.lib, "total"); });
+  struct Part {
+    const char* id;
+    const char* label;
+    double gib;
+  };
+  const Part parts[] = {{"weights", "weights", m.weights_gib},
+                        {"gradients", "gradients", m.gradients_gib},
+                        {"optimizer", "optimizer state", m.optimizer_gib},
+                        {"activations", "activations", m.activations_gib},
+                        {"other", "runtime reserve and buffers", m.other_gib}};
   int i = 0;
-  for (const auto& [name, v] : parts) {
-    bar(static_cast<float>(v / scale), series_color(i++), std::string(name) + " " + fmt_gib(v),
+  for (const Part& p : parts) {
+    bar(static_cast<float>(p.gib / scale), series_color(i++), std::string(p.label) + " " + fmt_gib(p.gib),
         ImGui::GetTextLineHeight() * 1.1f);
+    explain_last(s, [&] { return io::explain_memory(*o, o->job, s.lib, p.id); });
   }
-  if (m.fits)
+  if (m.fits) {
     text("Largest micro-batch that fits: " + std::to_string(m.max_micro_batch));
-  else
+  } else {
     text_colored(kColorBad, m.max_micro_batch > 0
                                 ? "Does not fit. Largest micro-batch that would: " + std::to_string(m.max_micro_batch)
                                 : "Does not fit at any micro-batch with this plan: try more tensor or pipeline "
                                   "parallelism, ZeRO, recomputation, or more chips.");
+  }
+  explain_last(s, [&] { return io::explain_memory(*o, o->job, s.lib, "max_micro_batch"); });
 }
 
 }  // namespace tc::ui

@@ -1,5 +1,6 @@
-// Time and cost against the node count (1 to N, powers of two and the current count), on a log
-// axis, with the current point marked.
+// Time and cost against the node count (1 to N, powers of two and the current count), on log
+// axes (nodes, time and cost: each doubling of nodes is one step, and halving the time is one
+// step at any scale), with every point labelled and explained on hover.
 #include <algorithm>
 #include <cmath>
 
@@ -18,6 +19,124 @@ void label(ImDrawList* dl, ImVec2 at, ImU32 color, const std::string& s) {
   dl->AddText(at, color, s.c_str());
   ImGui::LogText("%s ", s.c_str());
 }
+
+struct P {
+  const Outcome* out;
+  int nodes;
+  double wall, bill;
+  bool fits;
+};
+
+// A log axis over the finite positive values of one series, padded so no point sits on an edge.
+struct LogAxis {
+  double lo = 1, hi = 10;
+  bool valid = false;
+  void fit(const std::vector<P>& pts, double P::*v) {
+    for (const auto& p : pts) {
+      const double x = p.*v;
+      if (!(std::isfinite(x) && x > 0)) continue;
+      lo = valid ? std::min(lo, x) : x;
+      hi = valid ? std::max(hi, x) : x;
+      valid = true;
+    }
+    lo /= 1.25;
+    hi *= 1.25;
+  }
+  // 0 at the bottom (lo), 1 at the top (hi).
+  double at(double x) const { return std::log(x / lo) / std::log(hi / lo); }
+};
+
+// Round values to mark on each vertical axis: durations people count in, powers of ten of money.
+std::vector<double> time_ticks(const LogAxis& a) {
+  static const double kTicks[] = {1, 10, 60, 600, 3600, 6 * 3600, 86400, 7 * 86400, 30 * 86400, 365 * 86400,
+                                  3650 * 86400.0};
+  std::vector<double> t;
+  for (double v : kTicks)
+    if (v >= a.lo && v <= a.hi) t.push_back(v);
+  return t;
+}
+std::vector<double> money_ticks(const LogAxis& a) {
+  std::vector<double> t;
+  for (double v = std::pow(10.0, std::ceil(std::log10(a.lo))); v <= a.hi; v *= 10) t.push_back(v);
+  return t;
+}
+
+// Each point's wall time and bill, explained (for the hovered point, or all when logged).
+void explain_points(AppState& s, const std::vector<P>& pts, const P* hovered) {
+  for (const auto& p : pts) {
+    if (&p != hovered && !s.log_text) continue;
+    io::Explanation wall = io::explain_wall_time(*p.out, p.out->job, s.lib);
+    io::Explanation bill = io::explain_bill(*p.out, p.out->job, s.lib);
+    wall.title = std::to_string(p.nodes) + " nodes: " + wall.title;
+    bill.title = std::to_string(p.nodes) + " nodes: " + bill.title;
+    if (!p.fits) wall.notes.push_back("the plan does not fit in memory");
+    show_explanations(s, {wall, bill}, &p == hovered);
+  }
+}
+
+void chart(AppState& s, const std::vector<P>& pts, int max_nodes, int cur_nodes) {
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float w = std::max(ImGui::GetContentRegionAvail().x, fs * 10);
+  const float h = fs * 14;
+  const ImVec2 p0(origin.x + fs * 5, origin.y + fs * 0.5f);
+  const ImVec2 p1(origin.x + w - fs * 5, origin.y + h - fs * 2);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, p1, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  LogAxis tw, tb;
+  tw.fit(pts, &P::wall);
+  tb.fit(pts, &P::bill);
+  const double lx = std::log2(static_cast<double>(max_nodes));
+  auto X = [&](int nodes) {
+    return lx > 0 ? p0.x + static_cast<float>(std::log2(static_cast<double>(nodes)) / lx) * (p1.x - p0.x)
+                  : (p0.x + p1.x) / 2;
+  };
+  auto Y = [&](const LogAxis& a, double v) { return p1.y - static_cast<float>(a.at(v)) * (p1.y - p0.y); };
+  const ImU32 time_color = series_color(0), cost_color = series_color(1);
+  const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
+  for (int n = 1; n <= max_nodes; n *= 2) {
+    dl->AddLine(ImVec2(X(n), p1.y), ImVec2(X(n), p1.y + fs * 0.3f), text_color);
+    label(dl, ImVec2(X(n) - fs * 0.5f, p1.y + fs * 0.35f), text_color, std::to_string(n));
+  }
+  label(dl, ImVec2(p0.x, p1.y + fs * 1.2f), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+        "nodes (log scale); wall time (left) and bill (right) on log scales");
+  if (tw.valid)
+    for (double v : time_ticks(tw)) {
+      dl->AddLine(ImVec2(p0.x, Y(tw, v)), ImVec2(p1.x, Y(tw, v)), grid);
+      label(dl, ImVec2(origin.x, Y(tw, v) - fs * 0.5f), time_color, fmt_duration(v));
+    }
+  if (tb.valid)
+    for (double v : money_ticks(tb)) label(dl, ImVec2(p1.x + fs * 0.3f, Y(tb, v) - fs * 0.5f), cost_color, fmt_usd(v));
+  const bool label_points = pts.size() <= 12;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const P& p = pts[i];
+    const bool wall_ok = tw.valid && std::isfinite(p.wall) && p.wall > 0, bill_ok = tb.valid && std::isfinite(p.bill) && p.bill > 0;
+    if (i > 0 && wall_ok && std::isfinite(pts[i - 1].wall) && pts[i - 1].wall > 0)
+      dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(tw, pts[i - 1].wall)), ImVec2(X(p.nodes), Y(tw, p.wall)), time_color, 2.0f);
+    if (i > 0 && bill_ok && std::isfinite(pts[i - 1].bill) && pts[i - 1].bill > 0)
+      dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(tb, pts[i - 1].bill)), ImVec2(X(p.nodes), Y(tb, p.bill)), cost_color, 2.0f);
+    if (wall_ok) {
+      dl->AddCircleFilled(ImVec2(X(p.nodes), Y(tw, p.wall)), fs * 0.25f, time_color);
+      if (label_points) label(dl, ImVec2(X(p.nodes) + fs * 0.3f, Y(tw, p.wall) - fs * 1.1f), time_color, fmt_duration(p.wall));
+      if (!p.fits) dl->AddCircle(ImVec2(X(p.nodes), Y(tw, p.wall)), fs * 0.45f, kColorBad);
+    }
+    if (bill_ok) {
+      dl->AddCircleFilled(ImVec2(X(p.nodes), Y(tb, p.bill)), fs * 0.25f, cost_color);
+      if (label_points) label(dl, ImVec2(X(p.nodes) + fs * 0.3f, Y(tb, p.bill) + fs * 0.1f), cost_color, fmt_usd(p.bill));
+    }
+  }
+  dl->AddLine(ImVec2(X(cur_nodes), p0.y), ImVec2(X(cur_nodes), p1.y), kColorAccent, 1.5f);
+  label(dl, ImVec2(X(cur_nodes) + fs * 0.2f, p0.y), kColorAccent, "current: " + std::to_string(cur_nodes));
+  ImGui::Dummy(ImVec2(w, h));
+  // The point nearest the mouse, explained.
+  const P* best = nullptr;
+  if (ImGui::IsMouseHoveringRect(p0, p1)) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    for (const auto& p : pts)
+      if (!best || std::fabs(X(p.nodes) - mx) < std::fabs(X(best->nodes) - mx)) best = &p;
+  }
+  explain_points(s, pts, best);
+}
 }  // namespace
 
 void panel_scaling(AppState& s) {
@@ -30,15 +149,15 @@ void panel_scaling(AppState& s) {
     s.scaling_key = 0;  // the points change: rebuild them on the next update
     s.computed_key = 0;
   }
-  struct P { int nodes; double wall, bill; bool fits; };
   std::vector<P> pts;
-  int pending = 0;
+  int pending = 0, max_nodes = 1;
   for (const auto& p : s.scaling) {
+    max_nodes = std::max(max_nodes, p.nodes);
     if (!p.done) {
       ++pending;
       continue;
     }
-    if (p.out.ok) pts.push_back({p.nodes, wall_of(p.out), bill_of(p.out), p.out.est.memory.fits});
+    if (p.out.ok) pts.push_back({&p.out, p.nodes, wall_of(p.out), bill_of(p.out), p.out.est.memory.fits});
   }
   if (pending) {
     ImGui::SameLine();
@@ -48,76 +167,12 @@ void panel_scaling(AppState& s) {
     text_disabled("No point has a valid plan yet.");
     return;
   }
-  double max_wall = 0, max_bill = 0;
-  int max_nodes = 1;
-  for (const auto& p : pts) {
-    if (std::isfinite(p.wall)) max_wall = std::max(max_wall, p.wall);
-    if (std::isfinite(p.bill)) max_bill = std::max(max_bill, p.bill);
-    max_nodes = std::max(max_nodes, p.nodes);
-  }
-  for (const auto& p : s.scaling) max_nodes = std::max(max_nodes, p.nodes);
-
-  const float fs = ImGui::GetFontSize();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float w = std::max(ImGui::GetContentRegionAvail().x, fs * 10);
-  const float h = fs * 14;
-  const ImVec2 p0(origin.x + fs * 5, origin.y + fs * 0.5f);
-  const ImVec2 p1(origin.x + w - fs * 5, origin.y + h - fs * 2);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, p1, ImGui::GetColorU32(ImGuiCol_FrameBg));
-  const double lx = std::log2(static_cast<double>(max_nodes));
-  auto X = [&](int nodes) {
-    return lx > 0 ? p0.x + static_cast<float>(std::log2(static_cast<double>(nodes)) / lx) * (p1.x - p0.x)
-                  : (p0.x + p1.x) / 2;
-  };
-  auto Y = [&](double v, double max) { return p1.y - static_cast<float>(max > 0 ? v / max : 0) * (p1.y - p0.y); };
-  const ImU32 time_color = series_color(0), cost_color = series_color(1);
-  const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
-
-  for (int n = 1; n <= max_nodes; n *= 2) {
-    dl->AddLine(ImVec2(X(n), p1.y), ImVec2(X(n), p1.y + fs * 0.3f), text_color);
-    label(dl, ImVec2(X(n) - fs * 0.5f, p1.y + fs * 0.35f), text_color, std::to_string(n));
-  }
-  label(dl, ImVec2(p0.x, p1.y + fs * 1.2f), ImGui::GetColorU32(ImGuiCol_TextDisabled), "nodes (log scale)");
-  label(dl, ImVec2(origin.x, p0.y), time_color, fmt_duration(max_wall));
-  label(dl, ImVec2(origin.x, p1.y - fs), time_color, "0");
-  if (max_bill > 0) {
-    label(dl, ImVec2(p1.x + fs * 0.3f, p0.y), cost_color, fmt_usd(max_bill));
-    label(dl, ImVec2(p1.x + fs * 0.3f, p1.y - fs), cost_color, "$0");
-  }
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    const P& p = pts[i];
-    if (i > 0 && std::isfinite(p.wall) && std::isfinite(pts[i - 1].wall))
-      dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(pts[i - 1].wall, max_wall)), ImVec2(X(p.nodes), Y(p.wall, max_wall)),
-                  time_color, 2.0f);
-    if (i > 0 && std::isfinite(p.bill) && std::isfinite(pts[i - 1].bill))
-      dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(pts[i - 1].bill, max_bill)), ImVec2(X(p.nodes), Y(p.bill, max_bill)),
-                  cost_color, 2.0f);
-    if (std::isfinite(p.wall)) dl->AddCircleFilled(ImVec2(X(p.nodes), Y(p.wall, max_wall)), fs * 0.25f, time_color);
-    if (std::isfinite(p.bill)) dl->AddCircleFilled(ImVec2(X(p.nodes), Y(p.bill, max_bill)), fs * 0.25f, cost_color);
-    if (!p.fits) dl->AddCircle(ImVec2(X(p.nodes), Y(p.wall, max_wall)), fs * 0.45f, kColorBad);
-  }
-  const int cur_nodes = cur->job.spec.scenario.nodes;
-  dl->AddLine(ImVec2(X(cur_nodes), p0.y), ImVec2(X(cur_nodes), p1.y), kColorAccent, 1.5f);
-  label(dl, ImVec2(X(cur_nodes) + fs * 0.2f, p0.y), kColorAccent, "current: " + std::to_string(cur_nodes));
-  ImGui::Dummy(ImVec2(w, h));
-
-  // Tooltip at the nearest point.
-  if (ImGui::IsMouseHoveringRect(p0, p1)) {
-    const float mx = ImGui::GetIO().MousePos.x;
-    const P* best = nullptr;
-    for (const auto& p : pts)
-      if (!best || std::fabs(X(p.nodes) - mx) < std::fabs(X(best->nodes) - mx)) best = &p;
-    if (best)
-      ImGui::SetTooltip("%s", (std::to_string(best->nodes) + " nodes: " + fmt_duration(best->wall) + ", " +
-                               fmt_usd(best->bill) + (best->fits ? "" : " (does not fit)"))
-                                  .c_str());
-  }
-  text_colored(time_color, "- wall time");
+  chart(s, pts, max_nodes, cur->job.spec.scenario.nodes);
+  text_colored(series_color(0), "- wall time");
   ImGui::SameLine();
-  text_colored(cost_color, "- bill");
+  text_colored(series_color(1), "- bill");
   ImGui::SameLine();
-  text_disabled("(red ring: the plan does not fit in memory)");
+  text_disabled("(red ring: the plan does not fit in memory; hover a point for how it was computed)");
 }
 
 }  // namespace tc::ui

@@ -39,7 +39,7 @@ void panel_seeds(AppState& s) {
     text_wrapped(c.text);
     ImGui::Indent();
     for (const auto& r : c.reasons) text_wrapped(r);
-    for (const auto& t : c.implied) text_disabled(t.name + " = " + fmt_exact(t.value));
+    for (const auto& t : c.implied) text_disabled(fmt_named(t.name, t.value));
     ImGui::Unindent();
   }
 }

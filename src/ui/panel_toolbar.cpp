@@ -1,4 +1,5 @@
 // The app's chrome: seed picker, sharing, import and export, view toggles. Hidden in embed mode.
+#include "core/labels.hpp"
 #include "io/report.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -7,15 +8,21 @@ namespace tc::ui {
 
 void panel_toolbar(AppState& s) {
   Host& host = *s.host;
+  const auto choices = seed_choices(s);
   std::string seed_preview = "Seed cases";
   for (const auto& c : s.seeds)
     if (c.id == s.seed_id) seed_preview = c.name;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo("##seeds", seed_preview.c_str())) {
-    if (ImGui::Selectable("Default: Llama 3.1 70B, Trn2 vs H100", s.seed_id.empty()))
-      set_scenario(s, default_scenario(), "");
-    for (const auto& c : s.seeds)
-      if (ImGui::Selectable((c.name + "##" + c.id).c_str(), c.id == s.seed_id)) set_scenario(s, c.doc, c.id);
+    for (const auto& [id, name] : choices) {
+      if (!ImGui::Selectable((name + "##" + id).c_str(), id == s.seed_id)) continue;
+      if (id.empty()) {
+        set_scenario(s, default_scenario(), "");
+        continue;
+      }
+      for (const auto& c : s.seeds)
+        if (c.id == id) set_scenario(s, c.doc, c.id);
+    }
     ImGui::EndCombo();
   }
   remember_rect("seeds");
@@ -23,7 +30,7 @@ void panel_toolbar(AppState& s) {
   if (ImGui::Button("Copy link")) {
     host.copy_text(host.link_for(current_hash(s)));
     if (!s.current.ok)
-      s.status = "Link copied, but it opens a scenario with a problem (" + s.current.error_field +
+      s.status = "Link copied, but it opens a scenario with a problem (" + plain_label(s.current.error_field) +
                  "): fix it first to share results";
     else
       s.status = link_is_exact(s) ? "Link copied"

@@ -68,6 +68,26 @@ void sources_tooltip(const AppState& s, const char* kind, const std::string& id,
   ImGui::EndTooltip();
 }
 
+void show_explanations(AppState& s, const std::vector<io::Explanation>& xs, bool hovered) {
+  if (s.log_text) s.explained.insert(s.explained.end(), xs.begin(), xs.end());
+  if (!hovered) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);
+  for (const auto& x : xs) {
+    text_colored(kColorAccent, x.title + (x.value.empty() ? "" : ": " + x.value));
+    text(x.formula);
+    for (const auto& in : x.inputs) {
+      text("  " + in.name + " = " + in.value);
+      text_disabled("    " + in.source);
+    }
+    for (const auto& n : x.notes) text_colored(kColorAccent, "! " + n);
+    if (!x.band.empty()) text_disabled("Range: " + x.band);
+    ImGui::Spacing();
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 namespace {
 bool contains_ci(const std::string& hay, const std::string& needle) {
   if (needle.empty()) return true;

@@ -27,6 +27,17 @@ void help_marker(const std::string& s);
 // Tooltip with the sources of a preset value (kind "model", "instance", "accelerator").
 void sources_tooltip(const AppState& s, const char* kind, const std::string& id, const char* field = "");
 
+// How the last item (a figure) was computed, as its tooltip: `make()` returns the io::Explanation
+// and runs only when the item is hovered, or when the headless test logs the frame (it records
+// every explanation in s.explained to check that each figure has one).
+template <class Make>
+void explain_last(AppState& s, Make&& make) {
+  const bool hovered = ImGui::IsItemHovered();
+  if (hovered || s.log_text) show_explanations(s, {make()}, hovered);
+}
+// The tooltip of one or more explanations (hovered), and the test's record of them.
+void show_explanations(AppState& s, const std::vector<io::Explanation>& xs, bool hovered);
+
 // A combo with a search box; returns true when `current` changed.
 bool id_picker(const char* label, std::string& current,
                const std::vector<std::pair<std::string, std::string>>& items, std::string& filter);
