@@ -80,7 +80,7 @@ Instance p5() {
   i.id = "p5.48xlarge";
   i.accelerator_id = "h100-sxm";
   i.chips_per_node = 8;
-  i.intra.gbps_per_chip = 900;
+  i.intra.gb_per_s_per_chip = 900;
   i.inter_node_gbps = 3200;
   i.host_power_w = 1600;
   i.prices = {price("on_demand", 55.04), price("reserved_3y", 23.77728), price("capacity_block", 41.528, "us-east-1", "2026-07-22")};
@@ -93,7 +93,7 @@ Instance trn2() {
   i.id = "trn2.48xlarge";
   i.accelerator_id = "trainium2";
   i.chips_per_node = 16;
-  i.intra.gbps_per_chip = 1024;
+  i.intra.gb_per_s_per_chip = 1024;
   i.inter_node_gbps = 3200;
   i.host_power_w = 2000;
   i.prices = {price("capacity_block", 35.7608, "us-east-2", "2026-01..07")};
@@ -104,7 +104,7 @@ Instance trn1(const std::string& id, double od) {
   i.id = id;
   i.accelerator_id = "trainium1";
   i.chips_per_node = 16;
-  i.intra.gbps_per_chip = 384;
+  i.intra.gb_per_s_per_chip = 384;
   i.inter_node_gbps = 800;
   i.prices = {price("on_demand", od), price("reserved_1y", 13.22895)};
   i.spot_discount = 0.8;

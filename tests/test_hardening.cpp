@@ -274,8 +274,8 @@ TEST(Hardening, ZeroRatesAreReportedOnTheirInput) {
                      R"("peak_tflops":{"bf16":null}}},"precision":"bf16")" + t),
             "precision");
   // No link between the chips of a node.
-  EXPECT_EQ(field_of(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","intra":{"gbps_per_chip":0}})" + t),
-            "instance.intra.gbps_per_chip");
+  EXPECT_EQ(field_of(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","intra":{"gb_per_s_per_chip":0}})" + t),
+            "instance.intra.gb_per_s_per_chip");
   // A denormal or a 1e-300 memory bandwidth.
   for (const char* bw : {"5e-324", "1e-300"})
     EXPECT_EQ(field_of(std::string(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","accelerator":)"
