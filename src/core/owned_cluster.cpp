@@ -117,7 +117,7 @@ OwnedResult evaluate_owned(const CostInputs& in, const JobPerf& job, const Insta
   finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
               "owned cost_usd");
   derive(o, in, job, owned_compute);
-  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
+  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct);
   break_even(o, y, n_own, o.instance_hours, cloud);
   if (!pknown) {
     o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");
