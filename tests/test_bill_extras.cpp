@@ -357,6 +357,9 @@ TEST(Owned, ResidualAndFinancingOverThreeYears) {
   EXPECT_NEAR(tc::financing_usd(1e6, 0.08, 3, 3), 164100.54, 0.01);
   EXPECT_NEAR(tc::financing_usd(1e6, 0.08, 3, 6), 164100.54, 0.01);
   EXPECT_EQ(tc::financing_usd(1e6, 0, 3, 3), 0);
+  // A rate of 1e-300 is no interest, not C r / 0 (found by Hardening.EveryNumericFieldIsBoundedAtParseTime).
+  EXPECT_NEAR(tc::financing_usd(1e6, 1e-300, 3, 3), 0, 1e-6);
+  EXPECT_NEAR(tc::financing_usd(1e6, 1e-9, 3, 3), 1e6 * 1e-9 * 2, 1e-6);  // C r (T + 1) / 2 for small r
 
   CostInputs in = bare();
   in.owned.enabled = true;
