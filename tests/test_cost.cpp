@@ -465,6 +465,40 @@ TEST(CostJson, RejectsBadInputNamingTheField) {
             "");
 }
 
+// Issue 12: each claimed figure has a plausible bound (the schema table's claims[] rows): a typo
+// of 1e15 is an error naming the field and its maximum; an overstated but possible-looking figure
+// still reads, for the checker to judge.
+TEST(CostJson, ClaimFiguresHavePlausibleBounds) {
+  const std::pair<const char*, double> bounds[] = {
+      {"wall_time_days", 3650}, {"wall_time_hours", 3650 * 24}, {"wall_time_s", 3650 * 86400.0},
+      {"bill_usd", 1e11},       {"usd_per_hour", 1e5},          {"tflops_per_chip", 1e5},
+      {"peak_tflops", 1e5},     {"mfu", 10},                    {"tokens_per_s", 1e10},
+      {"training_flops", 1e30}, {"hbm_gb_per_chip", 1e4},       {"hbm_gb_per_node", 1e6},
+      {"hbm_tb_per_s", 1e3},    {"link_gb_per_s", 1e5},         {"network_gbps", 1e6},
+      {"runs", 1e6}};
+  for (const auto& [field, max] : bounds) {
+    SCOPED_TRACE(field);
+    const Json at_max = {{"claims", {{{field, max}}}}};
+    EXPECT_EQ(parse_error(at_max.dump()), "");
+    const Json typo = {{"claims", {{{field, 1e15 * max}}}}};
+    const std::string msg = parse_error(typo.dump());
+    EXPECT_EQ(msg.rfind(std::string("claims[0].") + field + ": must be", 0), 0u) << msg;
+    EXPECT_TRUE(contains(msg, tc::io::format_number(max))) << msg;
+  }
+  // The same bounds hold in a claim's parts and its collective.
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"parts": [{"tflops_per_chip": 1e15}]}]})"),
+                       "claims[0].parts[0].tflops_per_chip"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"collective": {"bytes": 1e20, "time_s": 1}}]})"),
+                       "claims[0].collective.bytes"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"chips_per_node": 100000}]})"), "claims[0].chips_per_node"));
+  // A floor under what the checker divides by: a wall time of 1e-300 s would imply 1e303 MFU.
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"wall_time_s": 1e-300}]})"), "claims[0].wall_time_s: must be"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"collective": {"bytes": 1e9, "time_s": 1e-300}}]})"),
+                       "claims[0].collective.time_s: must be"));
+  // An impossible but well-formed figure reads: 200% MFU is the checker's to call impossible.
+  EXPECT_EQ(parse_error(R"({"claims": [{"mfu": 2, "tflops_per_chip": 5000}]})"), "");
+}
+
 TEST(CostJson, ResultJsonSumsAndNames) {
   CostInputs in;
   in.services = tc_test::hand_services();

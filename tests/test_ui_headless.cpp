@@ -462,11 +462,29 @@ TEST(Schema, FileAndLinkShareEachRange) {
   int checked = 0;
   for (const auto& f : io::scenario_fields()) {
     if (f.hash_key.empty() || !(f.min < f.max)) continue;
+    const std::string path(f.path);
+    const auto items = path.find("[]");  // incidents[].hours: the first item's, in.0.hours
     for (const double bad : {f.min - 1, 2 * f.max + 1}) {
-      SCOPED_TRACE(std::string(f.path) + " = " + std::to_string(bad));
+      SCOPED_TRACE(path + " = " + std::to_string(bad));
       io::Json doc = {{"model", "llama3.1-8b"}, {"instance", "p5.48xlarge"}, {"training", {{"tokens", 1e9}}}};
       if (f.path.rfind("training.", 0) == 0) doc["training"] = io::Json::object();
-      doc_set(doc, std::string(f.path), bad);
+      // An owned cluster needs its capex before any other of its fields is read.
+      if (f.path.rfind("owned_cluster.", 0) == 0) doc["owned_cluster"] = {{"capex_usd_per_node", 1000}};
+      std::string file_path = path, link = std::string(f.hash_key) + "=" + io::format_number(bad);
+      if (items != std::string::npos) {
+        file_path = path.substr(0, items) + "[0]" + path.substr(items + 2);
+        const std::string field = path.substr(items + 3);
+        // An item of the kind that has the field: an OOM has hours, failed runs a progress.
+        io::Json item = field == "hours"      ? io::Json{{"kind", "oom"}}
+                        : field == "progress" ? io::Json{{"kind", "failed_runs"}, {"fraction", 0.1}}
+                                              : io::Json{{"kind", "throughput_regression"}, {"fraction", 0.1}, {"days", 1}};
+        item[field] = bad;
+        doc[path.substr(0, items)] = io::Json::array({item});
+        const std::string list(f.hash_key.substr(0, f.hash_key.find('.')));
+        link = list + "=1&" + io::link_key(file_path) + "=" + io::format_number(bad);
+      } else {
+        doc_set(doc, path, bad);
+      }
       std::string file_field;
       try {
         const io::Job job = io::parse_job(doc, lib, "schema");
@@ -474,18 +492,18 @@ TEST(Schema, FileAndLinkShareEachRange) {
       } catch (const io::InputError& e) {
         file_field = e.field();
       }
-      EXPECT_EQ(file_field, f.path);
+      EXPECT_EQ(file_field, file_path);
       std::string link_field;
       try {
-        io::parse_url_hash("#v1&" + std::string(f.hash_key) + "=" + io::format_number(bad), io::Json::object());
+        io::parse_url_hash("#v1&" + link, io::Json::object());
       } catch (const io::InputError& e) {
         link_field = e.field();
       }
-      EXPECT_EQ(link_field, f.hash_key);
+      EXPECT_EQ(link_field, io::link_key(file_path));
       ++checked;
     }
   }
-  EXPECT_GT(checked, 30);
+  EXPECT_GT(checked, 80);
   // The parser maps the precision field's values onto the Precision enumerators, in order.
   EXPECT_EQ(io::scenario_field("precision").values.size(), static_cast<std::size_t>(kPrecisionCount));
 }
