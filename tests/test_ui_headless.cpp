@@ -178,6 +178,35 @@ TEST_F(Headless, ErrorsKeepTheLastGoodResult) {
   expect_finite_text(drawn, "error");
 }
 
+// Issue 12: the page has inputs for the storage services and the incidents, drawn from the schema
+// table's rows; a link with them opens the scenario they describe.
+TEST_F(Headless, EditorShowsStorageServicesAndIncidents) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-8b&i=p5.48xlarge&n=2&tt=1e11&o.storage.checkpoints_service=fsx_lustre"
+                                "&o.storage.fsx_tier=scratch_2&in=2&in.0.kind=oom&in.0.hours=4&in.1.kind=lost_day"));
+  frames(1);
+  // The editor alone, logged as frames() logs the page.
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(1600, 12000));
+  ImGui::Begin("editor");
+  // Logging opens tree nodes but not collapsing headers: open the two sections as a click would.
+  for (const char* header : {"Overheads", "Incidents"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
+  logged().clear();
+  ImGui::LogToClipboard(64);
+  panel_editor(state);
+  ImGui::LogFinish();
+  ImGui::End();
+  ImGui::Render();
+  const std::string drawn = logged();
+  for (const char* text : {"checkpoints_service", "fsx_lustre", "scratch_2", "dataset_service", "copy_to_region",
+                           "add incident", "remove incident", "oom", "hours", "lost_day", "days"})
+    EXPECT_NE(drawn.find(text), std::string::npos) << text;
+  ASSERT_TRUE(state.current.ok) << state.current.error_field;
+  EXPECT_EQ(state.doc["incidents"].size(), 2u);
+  expect_finite_text(drawn, "storage and incidents");
+}
+
 TEST_F(Headless, HostileHashShowsAnErrorAndKeepsTheScenario) {
   frames(1);
   const io::Json before = state.doc;
