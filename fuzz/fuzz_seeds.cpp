@@ -21,6 +21,7 @@
 
 #include "io/embedded.hpp"
 #include "io/presets.hpp"
+#include "io/schema.hpp"
 #include "io/scenario.hpp"
 #include "io/url_state.hpp"
 
@@ -114,11 +115,14 @@ int main(int argc, char** argv) {
   }
   for (const auto& id : lib.model_ids()) url_dict.insert(id);
   for (const auto& id : lib.instance_ids()) url_dict.insert(id);
-  for (const char* k : {"s", "m", "i", "c", "n", "ch", "p", "fw", "mb", "gb", "tp", "pp", "dp", "cp",
-                        "ep", "vpp", "zero", "sp", "rc", "tm", "tt", "ts", "te", "lr", "fa", "mw", "pr",
-                        "sd", "dl", "bl", "embed", "o.compile.first_s", "o.checkpoint.interval_min",
-                        "o.queue_hours", "k.runs", "e.usd_per_kwh"})
-    url_dict.insert(std::string("&") + k + "=");
+  // Every key a link carries (the schema table's), the first item of a list (in.0.kind), s, embed.
+  for (const auto& f : tc::io::scenario_fields()) {
+    if (f.hash_key.empty()) continue;
+    std::string k(f.hash_key);
+    if (f.path.find("[]") != std::string_view::npos) k.insert(k.find('.'), ".0");
+    url_dict.insert("&" + k + "=");
+  }
+  for (const char* k : {"s", "embed"}) url_dict.insert(std::string("&") + k + "=");
   for (const char* v : {"on_demand", "reserved_1y", "reserved_3y", "capacity_block", "spot", "custom",
                         ":fb=", ":u=", ":d=", "48i", "pretrain", "full_finetune", "lora", "none",
                         "selective", "full", "fp8", "bf16", "fp32", "1e12"})

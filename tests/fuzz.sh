@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Short libFuzzer runs (CI): each target of fuzz/ for TRAINCALC_FUZZ_SECONDS (default 30) from its
+# Short libFuzzer runs (CI): each target of fuzz/ for TRAINCALC_FUZZ_SECONDS (default 20) from its
 # seed corpus, generated from the presets and seed scenarios at build time. A crash, sanitizer
 # report, leak, timeout (10 s for one input) or broken invariant fails the script and prints the
 # input, so that it can be replayed (`build/asan/fuzz/fuzz_scenario FILE`) and become a test in
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${TRAINCALC_FUZZ_BUILD:-build/asan}
-seconds=${TRAINCALC_FUZZ_SECONDS:-30}
+seconds=${TRAINCALC_FUZZ_SECONDS:-20}
 targets=(${TRAINCALC_FUZZ_TARGETS:-fuzz_scenario fuzz_presets fuzz_url_hash fuzz_validate fuzz_compare})
 
 if ! command -v clang++ >/dev/null; then

@@ -10,7 +10,8 @@
 # other with the same exit code and message.
 # Environment: TRAINCALC_NATIVE, TRAINCALC_WEB_JS (the two programs), TRAINCALC_MAX_DATA_SCENARIOS
 # (how many tests/data scenarios, default 10; spread evenly over the sorted list),
-# TRAINCALC_PRESET_GRID (1, the default: include the model x instance grid; 0: leave it out).
+# TRAINCALC_PRESET_GRID (1, the default: include the model x instance grid; 0: leave it out),
+# TRAINCALC_JOBS (scenarios run at a time, default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 native=${TRAINCALC_NATIVE:-build/debug/traincalc}
@@ -65,15 +66,25 @@ print(f"native_vs_web: {len(models)} models x {len(instances)} instances generat
 EOF_GRID
   files+=("$work"/grid/*.json)
 fi
-i=0
-for f in "${files[@]}"; do
-  i=$((i + 1))
+# One scenario through both programs; its outputs land in $work/N.*.
+run_one() {
+  local i=$1 f=$2 rc
   rc=0; "$native" estimate "$f" >"$work/$i.native.out" 2>"$work/$i.native.err" || rc=$?
   echo "$rc" >"$work/$i.native.rc"
   rc=0; node --no-experimental-fetch "$web_js" estimate "$f" >"$work/$i.web.out" 2>"$work/$i.web.err" || rc=$?
   echo "$rc" >"$work/$i.web.rc"
   echo "$f" >"$work/$i.name"
+}
+# Two scenarios at a time (the machine's two cores; TRAINCALC_JOBS to change): the runs are
+# independent, and one at a time left a core idle for most of this step.
+jobs_max=${TRAINCALC_JOBS:-2}
+i=0
+for f in "${files[@]}"; do
+  i=$((i + 1))
+  run_one "$i" "$f" &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
 done
+wait
 
 python3 - "$work" "$i" <<'EOF'
 import json, math, os, sys

@@ -283,6 +283,32 @@ TEST(Incidents, LostDayRegressionAndFailedRuns) {
   EXPECT_NEAR(term(r.wall, "reruns"), 5 * 3600.0, 1e-6);
 }
 
+TEST(Incidents, TheirHoursDrawPowerToo) {
+  CostInputs in = bare();
+  tc::Incident day, slow, failed;
+  day.kind = tc::IncidentKind::lost_day;
+  slow.kind = tc::IncidentKind::throughput_regression;
+  slow.fraction = 0.3;
+  slow.days = 10;
+  failed.kind = tc::IncidentKind::failed_runs;
+  failed.fraction = 0.1;
+  failed.progress = 0.5;
+  in.incidents = {day, slow, failed};
+  in.campaign.runs = 3;
+  in.energy.node_power_w = 10000;
+  in.energy.cloud_pue = 1.2;
+  in.energy.grid_kg_co2e_per_kwh = 0.5;
+  const tc::Bill b = run(in, job(2, 100), at_rate(10)).bill;
+  // Powered hours: 3 runs x 100 h + 3 x 5 h of reruns + 24 h lost + 0.3 x 240 h made up = 411 h;
+  // 2 nodes x 10 kW x 411 h x PUE 1.2 = 9,864 kWh (the planned 300 h alone would be 7,200 kWh).
+  ASSERT_TRUE(b.energy_known);
+  EXPECT_NEAR(b.energy_kwh, 9864, 1e-6);
+  EXPECT_NEAR(b.co2e_kg, 9864 * 0.5, 1e-6);
+  // Queueing holds no nodes: it adds wall time, not energy.
+  in.queue_hours = 50;
+  EXPECT_NEAR(run(in, job(2, 100), at_rate(10)).bill.energy_kwh, 9864, 1e-6);
+}
+
 TEST(Incidents, ReadFromTheScenarioAndBadOnesNameTheField) {
   const Json doc = Json::parse(R"({"incidents": [{"kind": "oom", "hours": 4, "note": "A39"},
       {"kind": "throughput_regression", "fraction": 0.3, "days": 5}]})");
@@ -331,6 +357,9 @@ TEST(Owned, ResidualAndFinancingOverThreeYears) {
   EXPECT_NEAR(tc::financing_usd(1e6, 0.08, 3, 3), 164100.54, 0.01);
   EXPECT_NEAR(tc::financing_usd(1e6, 0.08, 3, 6), 164100.54, 0.01);
   EXPECT_EQ(tc::financing_usd(1e6, 0, 3, 3), 0);
+  // A rate of 1e-300 is no interest, not C r / 0 (found by Hardening.EveryNumericFieldIsBoundedAtParseTime).
+  EXPECT_NEAR(tc::financing_usd(1e6, 1e-300, 3, 3), 0, 1e-6);
+  EXPECT_NEAR(tc::financing_usd(1e6, 1e-9, 3, 3), 1e6 * 1e-9 * 2, 1e-6);  // C r (T + 1) / 2 for small r
 
   CostInputs in = bare();
   in.owned.enabled = true;

@@ -80,7 +80,7 @@ Instance p5() {
   i.id = "p5.48xlarge";
   i.accelerator_id = "h100-sxm";
   i.chips_per_node = 8;
-  i.intra.gbps_per_chip = 900;
+  i.intra.gb_per_s_per_chip = 900;
   i.inter_node_gbps = 3200;
   i.host_power_w = 1600;
   i.prices = {price("on_demand", 55.04), price("reserved_3y", 23.77728), price("capacity_block", 41.528, "us-east-1", "2026-07-22")};
@@ -93,7 +93,7 @@ Instance trn2() {
   i.id = "trn2.48xlarge";
   i.accelerator_id = "trainium2";
   i.chips_per_node = 16;
-  i.intra.gbps_per_chip = 1024;
+  i.intra.gb_per_s_per_chip = 1024;
   i.inter_node_gbps = 3200;
   i.host_power_w = 2000;
   i.prices = {price("capacity_block", 35.7608, "us-east-2", "2026-01..07")};
@@ -104,7 +104,7 @@ Instance trn1(const std::string& id, double od) {
   i.id = id;
   i.accelerator_id = "trainium1";
   i.chips_per_node = 16;
-  i.intra.gbps_per_chip = 384;
+  i.intra.gb_per_s_per_chip = 384;
   i.inter_node_gbps = 800;
   i.prices = {price("on_demand", od), price("reserved_1y", 13.22895)};
   i.spot_discount = 0.8;
@@ -464,6 +464,40 @@ TEST(CostJson, RejectsBadInputNamingTheField) {
                                                {"tier": "spot", "instances": 16}]},
                            "overheads": {"checkpoint": {"interval_min": "auto"}}})"),
             "");
+}
+
+// Issue 12: each claimed figure has a plausible bound (the schema table's claims[] rows): a typo
+// of 1e15 is an error naming the field and its maximum; an overstated but possible-looking figure
+// still reads, for the checker to judge.
+TEST(CostJson, ClaimFiguresHavePlausibleBounds) {
+  const std::pair<const char*, double> bounds[] = {
+      {"wall_time_days", 3650}, {"wall_time_hours", 3650 * 24}, {"wall_time_s", 3650 * 86400.0},
+      {"bill_usd", 1e11},       {"usd_per_hour", 1e5},          {"tflops_per_chip", 1e5},
+      {"peak_tflops", 1e5},     {"mfu", 10},                    {"tokens_per_s", 1e10},
+      {"training_flops", 1e30}, {"hbm_gb_per_chip", 1e4},       {"hbm_gb_per_node", 1e6},
+      {"hbm_tb_per_s", 1e3},    {"link_gb_per_s", 1e5},         {"network_gbps", 1e6},
+      {"runs", 1e6}};
+  for (const auto& [field, max] : bounds) {
+    SCOPED_TRACE(field);
+    const Json at_max = {{"claims", {{{field, max}}}}};
+    EXPECT_EQ(parse_error(at_max.dump()), "");
+    const Json typo = {{"claims", {{{field, 1e15 * max}}}}};
+    const std::string msg = parse_error(typo.dump());
+    EXPECT_EQ(msg.rfind(std::string("claims[0].") + field + ": must be", 0), 0u) << msg;
+    EXPECT_TRUE(contains(msg, tc::io::format_number(max))) << msg;
+  }
+  // The same bounds hold in a claim's parts and its collective.
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"parts": [{"tflops_per_chip": 1e15}]}]})"),
+                       "claims[0].parts[0].tflops_per_chip"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"collective": {"bytes": 1e20, "time_s": 1}}]})"),
+                       "claims[0].collective.bytes"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"chips_per_node": 100000}]})"), "claims[0].chips_per_node"));
+  // A floor under what the checker divides by: a wall time of 1e-300 s would imply 1e303 MFU.
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"wall_time_s": 1e-300}]})"), "claims[0].wall_time_s: must be"));
+  EXPECT_TRUE(contains(parse_error(R"({"claims": [{"collective": {"bytes": 1e9, "time_s": 1e-300}}]})"),
+                       "claims[0].collective.time_s: must be"));
+  // An impossible but well-formed figure reads: 200% MFU is the checker's to call impossible.
+  EXPECT_EQ(parse_error(R"({"claims": [{"mfu": 2, "tflops_per_chip": 5000}]})"), "");
 }
 
 TEST(CostJson, ResultJsonSumsAndNames) {

@@ -166,49 +166,47 @@ std::vector<NumericField> numeric_fields() {
                          f.type == tc::io::FieldType::number || f.type == tc::io::FieldType::number_auto;
     if (!numeric) continue;
     Json d = base;
+    std::string path(f.path);
     if (f.path == "training.samples" || f.path == "training.epochs") d["training"] = {{"samples", 1000}};
     if (f.path == "training.lora_rank") d["training"]["mode"] = "lora";
-    out.push_back({std::string(f.path), d});
-  }
-  // The cost sections (io/cost_json.cpp).
-  const char* cost[] = {"overheads.queue_hours", "overheads.compile.first_s", "overheads.compile.recompile_s",
-                        "overheads.compile.cache_hit", "overheads.warmup.minutes", "overheads.warmup.throughput",
-                        "overheads.checkpoint.interval_min", "overheads.checkpoint.write_gb_per_s",
-                        "overheads.checkpoint.bytes", "overheads.failures.per_node_hour",
-                        "overheads.failures.restart_min", "overheads.spot.interruptions_per_hour",
-                        "overheads.spot.restart_min", "overheads.storage.usd_per_gb_month",
-                        "overheads.storage.dataset_gb", "overheads.storage.retention_months",
-                        "overheads.transfer.cross_region_copies", "overheads.transfer.copy_gb",
-                        "overheads.transfer.egress_gb", "overheads.transfer.egress_gb_per_month",
-                        "overheads.transfer.egress_usd_per_gb", "overheads.engineering.person_weeks",
-                        "overheads.engineering.usd_per_week", "overheads.engineering.spread_runs",
-                        "campaign.runs", "campaign.full_runs", "campaign.truncated_fraction",
-                        "campaign.runs_per_month", "owned_cluster.depreciation_years",
-                        "owned_cluster.utilization", "owned_cluster.node_power_w", "owned_cluster.pue",
-                        "owned_cluster.usd_per_kwh", "owned_cluster.facility_usd_per_year",
-                        "owned_cluster.staff_usd_per_year", "owned_cluster.horizon_years",
-                        "owned_cluster.capex_usd_per_node", "energy.usd_per_kwh",
-                        "energy.grid_kg_co2e_per_kwh", "energy.cloud_pue", "energy.node_power_w",
-                        "pricing.spot_discount"};
-  for (const char* p : cost) {
-    Json d = base;
-    if (std::string(p).rfind("owned_cluster", 0) == 0) d["owned_cluster"] = {{"capex_usd_per_node", 300000}};
-    out.push_back({p, d});
+    // The cost sections' rows (io/cost_json.cpp reads them with the table's ranges): each inside
+    // what it needs to be read at all.
+    if (path.rfind("owned_cluster.", 0) == 0) d["owned_cluster"] = {{"capex_usd_per_node", 300000}};
+    if (path == "pricing.usd_per_hour" || path == "pricing.discount") d["pricing"] = {{"tier", "custom"}, {"discount", 0.1}};
+    if (const auto items = path.find("[]"); items != std::string::npos) {
+      const std::string list = path.substr(0, items), field = path.substr(items + 3);
+      Json item = Json::object();
+      if (list == "incidents")
+        item = field == "hours"      ? Json{{"kind", "oom"}, {"hours", 1}}
+               : field == "progress" ? Json{{"kind", "failed_runs"}, {"fraction", 0.1}}
+                                     : Json{{"kind", "throughput_regression"}, {"fraction", 0.1}, {"days", 1}};
+      if (field.rfind("collective.", 0) == 0) item = {{"collective", {{"bytes", 1e9}, {"time_s", 1}}}};
+      d[list] = Json::array({item});
+      path = list + "[0]." + field;
+    }
+    out.push_back({path, d});
   }
   return out;
 }
 
+// Sets a dotted path ("overheads.storage.dataset_gb"); a part "incidents[0]" is an item of a list.
 void set_dotted(Json& doc, const std::string& path, const Json& v) {
   Json* cur = &doc;
   std::size_t start = 0;
   for (;;) {
     const auto dot = path.find('.', start);
-    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const auto open = part.find('[');
+    if (open != std::string::npos) {
+      const std::size_t index = std::stoul(part.substr(open + 1));
+      cur = &(*cur)[part.substr(0, open)][index];
+      part.clear();
+    }
     if (dot == std::string::npos) {
-      (*cur)[part] = v;
+      (part.empty() ? *cur : (*cur)[part]) = v;
       return;
     }
-    cur = &(*cur)[part];
+    if (!part.empty()) cur = &(*cur)[part];
     start = dot + 1;
   }
 }
@@ -274,8 +272,8 @@ TEST(Hardening, ZeroRatesAreReportedOnTheirInput) {
                      R"("peak_tflops":{"bf16":null}}},"precision":"bf16")" + t),
             "precision");
   // No link between the chips of a node.
-  EXPECT_EQ(field_of(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","intra":{"gbps_per_chip":0}})" + t),
-            "instance.intra.gbps_per_chip");
+  EXPECT_EQ(field_of(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","intra":{"gb_per_s_per_chip":0}})" + t),
+            "instance.intra.gb_per_s_per_chip");
   // A denormal or a 1e-300 memory bandwidth.
   for (const char* bw : {"5e-324", "1e-300"})
     EXPECT_EQ(field_of(std::string(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","accelerator":)"

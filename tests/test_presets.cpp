@@ -166,7 +166,7 @@ TEST(PresetBuiltin, KeyFiguresAsSourced) {
   EXPECT_TRUE(lib.accelerator("b200")->stochastic_rounding);
   EXPECT_DOUBLE_EQ(lib.accelerator("trainium1")->power_w, 175);
 
-  EXPECT_DOUBLE_EQ(lib.instance("p5.48xlarge")->intra.gbps_per_chip, 450);  // 900 bidirectional
+  EXPECT_DOUBLE_EQ(lib.instance("p5.48xlarge")->intra.gb_per_s_per_chip, 450);  // 900 bidirectional
   EXPECT_EQ(lib.instance("trn2u-ultraserver")->chips_per_node, 64);
   EXPECT_EQ(lib.instance("gb200-nvl72")->chips_per_node, 72);
 
@@ -258,7 +258,7 @@ TEST(PresetBuiltin, Fp4AndBlackwellUltraFiguresHaveTheirOwnDatedSource) {
                               "stochastic_rounding", "calibration"})
       EXPECT_TRUE(own_note("accelerator", id, field)) << id << "." << field;
   for (const char* id : {"p6-b300.48xlarge", "gb300-nvl72"}) {
-    for (const char* field : {"chips_per_node", "inter_node_gbps", "intra.gbps_per_chip", "host_power_w",
+    for (const char* field : {"chips_per_node", "inter_node_gbps", "intra.gb_per_s_per_chip", "host_power_w",
                               "spot_discount"})
       EXPECT_TRUE(own_note("instance", id, field)) << id << "." << field;
     for (const auto& p : lib.instance(id)->prices) {
@@ -591,7 +591,7 @@ TEST(PresetLookup, UnknownIdSuggestsNearest) {
 
 TEST(PresetLookup, SourcesForAField) {
   const PresetLibrary& lib = builtin();
-  const auto notes = lib.sources_for("instance", "trn1.32xlarge", "intra.gbps_per_chip");
+  const auto notes = lib.sources_for("instance", "trn1.32xlarge", "intra.gb_per_s_per_chip");
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0]->confidence, "L");
   EXPECT_TRUE(contains(notes[0]->cite, "halved"));
@@ -687,7 +687,7 @@ TEST(PresetInline, InstanceBorrowsLinksFromAPresetOfItsAccelerator) {
   const tc::Instance x = tc::io::parse_inline_instance(j, "instance", lib, acc);
   EXPECT_EQ(acc.id, "h100-sxm");
   EXPECT_EQ(x.accelerator_id, "h100-sxm");
-  EXPECT_DOUBLE_EQ(x.intra.gbps_per_chip, 450);
+  EXPECT_DOUBLE_EQ(x.intra.gb_per_s_per_chip, 450);
   EXPECT_DOUBLE_EQ(x.inter_node_gbps, 3200);
   EXPECT_TRUE(x.prices.empty());
   EXPECT_EQ(x.id, "custom");
@@ -695,13 +695,13 @@ TEST(PresetInline, InstanceBorrowsLinksFromAPresetOfItsAccelerator) {
   // Links come from a preset of the same size, never from a one-chip preset for a bigger node.
   const tc::Instance t16 = tc::io::parse_inline_instance(
       Json{{"accelerator", "trainium1"}, {"chips_per_node", 16}, {"inter_node_gbps", 800}}, "instance", lib, acc);
-  EXPECT_DOUBLE_EQ(t16.intra.gbps_per_chip, 206.2);
+  EXPECT_DOUBLE_EQ(t16.intra.gb_per_s_per_chip, 206.2);
   const tc::Instance t4 = tc::io::parse_inline_instance(
       Json{{"accelerator", "trainium1"}, {"chips_per_node", 4}, {"inter_node_gbps", 0}}, "instance", lib, acc);
-  EXPECT_GT(t4.intra.gbps_per_chip, 0);
+  EXPECT_GT(t4.intra.gb_per_s_per_chip, 0);
   const tc::Instance t64 = tc::io::parse_inline_instance(
       Json{{"accelerator", "trainium2"}, {"chips_per_node", 64}, {"inter_node_gbps", 12800}}, "instance", lib, acc);
-  EXPECT_DOUBLE_EQ(t64.intra.gbps_per_chip, 640);
+  EXPECT_DOUBLE_EQ(t64.intra.gb_per_s_per_chip, 640);
 
   // trn1 with one rank per chip, starting from a preset.
   const Json k = {{"base", "trn1.32xlarge"}, {"inter_node_gbps", 1600}, {"devices_per_chip", 1}};
@@ -717,12 +717,17 @@ TEST(PresetInline, InstanceBorrowsLinksFromAPresetOfItsAccelerator) {
                        {"chips_per_node", 4},
                        {"inter_node_gbps", 400}};
   const std::string msg = error_of([&] { tc::io::parse_inline_instance(custom, "instance", lib, acc); });
-  EXPECT_TRUE(contains(msg, "instance.intra.gbps_per_chip: must be > 0 when chips_per_node > 1")) << msg;
+  EXPECT_TRUE(contains(msg, "instance.intra.gb_per_s_per_chip: must be > 0 when chips_per_node > 1")) << msg;
   EXPECT_TRUE(contains(msg, "give intra")) << msg;
   Json fixed = custom;
-  fixed["intra"] = {{"gbps_per_chip", 100}};
+  fixed["intra"] = {{"gb_per_s_per_chip", 100}};
   const tc::Instance z = tc::io::parse_inline_instance(fixed, "instance", lib, acc);
-  EXPECT_DOUBLE_EQ(z.intra.gbps_per_chip, 100);
+  EXPECT_DOUBLE_EQ(z.intra.gb_per_s_per_chip, 100);
+  // The old key held GB/s under a Gbit/s name: an error that names the new one, never a value read.
+  Json old_key = custom;
+  old_key["intra"] = {{"gbps_per_chip", 100}};
+  const std::string renamed = error_of([&] { tc::io::parse_inline_instance(old_key, "instance", lib, acc); });
+  EXPECT_TRUE(contains(renamed, "instance.intra.gbps_per_chip: renamed gb_per_s_per_chip")) << renamed;
   EXPECT_EQ(acc.id, "custom");
   EXPECT_DOUBLE_EQ(acc.peak_tflops[static_cast<int>(tc::Precision::bf16)], 500);
   EXPECT_DOUBLE_EQ(acc.peak_tflops[static_cast<int>(tc::Precision::fp8)], 0);

@@ -8,7 +8,9 @@
 //       chips at the same plan shape (MFU <= 1);
 //     - memory per device grows with the micro-batch;
 //   invalid scenarios (one field broken at a time) throw InputError naming a field, and the CLI
-//   turns that into exit status 2 with one line "error: <field>: <reason>" (a few spot checks).
+//   turns that into exit status 2 with one line "error: <field>: <reason>" (a few spot checks);
+//   a valid scenario with every cost section sent through a link (alone, or over a seed) gives the
+//   same result as the scenario itself.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -31,6 +33,7 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
+#include "io/url_state.hpp"
 
 namespace {
 
@@ -579,6 +582,105 @@ TEST(Properties, CliExitsWithStatus2NamingTheField) {
     const std::string line = text.str();
     EXPECT_EQ(line.rfind(std::string("error: ") + list[k].field, 0), 0u) << line;
     EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  }
+}
+
+// ---- links ----------------------------------------------------------------------------------
+
+// Every cost section a scenario may set, with random valid values: storage by service, transfer,
+// engineering, compile, checkpoints, failures, incidents (with notes a link must escape), an
+// owned cluster, energy, the campaign's pace.
+void add_random_cost_sections(Gen& g, Json& d) {
+  const std::vector<std::string> services = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
+  Json o = {{"queue_hours", g.real(0, 48)},
+            {"storage", {{"dataset_gb", g.log_uniform(1, 1e6)}, {"retention_days", g.real(0, 400)},
+                         {"checkpoints_service", g.pick(services)}, {"dataset_service", g.pick(services)},
+                         {"fsx_tier", g.coin(0.5) ? "persistent_2_1000" : "scratch_2"}}},
+            {"transfer", {{"cross_region_copies", g.uniform(0, 3)}, {"copy_from_region", "us-east-1"},
+                          {"copy_to_region", g.coin(0.5) ? "us-east-2" : "eu-west-2"},
+                          {"egress_gb", g.real(0, 1e5)}, {"egress_gb_per_month", g.real(0, 1e4)}}},
+            {"engineering", {{"person_weeks", g.uniform(0, 20)}, {"usd_per_week", g.real(0, 1e4)},
+                             {"spread_runs", g.uniform(0, 5)}}},
+            {"compile", {{"first_s", g.real(0, 3600)}, {"shapes", g.uniform(1, 8)}, {"cache_hit", g.real(0, 1)}}},
+            {"checkpoint", {{"interval_min", g.coin(0.5) ? Json("auto") : Json(g.real(5, 240))}, {"kept", g.uniform(1, 5)}}},
+            {"failures", {{"per_node_hour", g.log_uniform(1e-6, 1e-3)}}},
+            {"spot", {{"restart_min", g.real(0, 60)}}}};
+  // FSx provisioned for what it holds, with room (a smaller one is an error naming the field).
+  if (g.coin(0.5)) o["storage"]["fsx_capacity_tib"] = o["storage"]["dataset_gb"].get<double>() / 1024 * 1.5 + 100;
+  d["overheads"] = o;
+  Json inc = Json::array();
+  for (int i = g.uniform(0, 3); i > 0; --i) {
+    switch (g.uniform(0, 3)) {
+      case 0: inc.push_back({{"kind", "lost_day"}, {"days", g.real(0.5, 3)}, {"note", "A38: a day, lost & found"}}); break;
+      case 1: inc.push_back({{"kind", "oom"}, {"hours", g.real(0.5, 8)}}); break;
+      case 2: inc.push_back({{"kind", "throughput_regression"}, {"fraction", g.real(0.05, 0.5)}, {"days", g.real(1, 9)}}); break;
+      default: inc.push_back({{"kind", "failed_runs"}, {"fraction", g.real(0, 0.3)}, {"progress", g.real(0.1, 1)}});
+    }
+  }
+  if (!inc.empty()) d["incidents"] = inc;
+  if (g.coin(0.5))
+    d["owned_cluster"] = {{"capex_usd_per_node", g.real(1e5, 4e5)}, {"depreciation_years", g.real(3, 6)},
+                          {"residual_fraction", g.real(0, 0.3)}, {"financing_rate", g.real(0, 0.1)},
+                          {"utilization", g.real(0.3, 1)}, {"pue", g.real(1.1, 1.6)},
+                          {"staff_usd_per_year", g.real(0, 5e5)}, {"node_power_w", g.real(2000, 12000)}};
+  d["energy"] = {{"usd_per_kwh", g.real(0.05, 0.3)}, {"grid_kg_co2e_per_kwh", g.real(0, 0.8)},
+                 {"cloud_pue", g.real(1, 1.5)}};
+  d["campaign"] = {{"runs", g.uniform(1, 6)}, {"runs_per_month", g.coin(0.5) ? 0 : g.uniform(1, 4)}};
+}
+
+// The result of a scenario as the CLI prints it, or its error.
+std::string result_of(const Json& doc) {
+  try {
+    const tc::io::Job job = tc::io::parse_job(doc, lib(), "link");
+    return tc::io::result_json(job, tc::io::evaluate(job, lib())).dump();
+  } catch (const tc::io::InputError& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// Issue 12: a link carries every field that changes the result. A random valid scenario (preset
+// model, every cost section) -> link -> scenario evaluates to the same JSON, number for number.
+TEST(Properties, ALinkCarriesEveryFieldThatChangesTheResult) {
+  Gen g;
+  g.rng.seed(12);
+  const std::vector<std::string> models = {"llama3.1-8b", "llama3.1-70b", "mixtral-8x7b"};
+  const std::vector<std::string> instances = {"p5.48xlarge", "trn2.48xlarge", "trn1.32xlarge", "p4d.24xlarge"};
+  int same = 0, with_incidents = 0;
+  for (int i = 0; i < 40; ++i) {
+    const std::string model = models[static_cast<std::size_t>(i) % models.size()];
+    Case c = random_valid(g, model, g.pick(instances));
+    c.doc["model"] = model;  // an inline model travels only through a seed
+    add_random_cost_sections(g, c.doc);
+    const std::string link = tc::io::url_hash(c.doc);
+    ASSERT_LE(link.size(), tc::io::kMaxHashLength) << link;
+    const Json back = tc::io::parse_url_hash(link, Json::object()).scenario;
+    const std::string want = result_of(c.doc);
+    ASSERT_EQ(want.rfind("error", 0), std::string::npos) << want << "\n" << c.doc.dump();
+    EXPECT_EQ(result_of(back), want) << link;
+    same += result_of(back) == want;
+    with_incidents += c.doc.contains("incidents");
+  }
+  EXPECT_EQ(same, 40);
+  EXPECT_GT(with_incidents, 10);
+}
+
+// Over a seed, a link writes only what differs, and a list (the seed's incidents) travels whole:
+// an edited, a shortened and an emptied list all read back to the same result.
+TEST(Properties, ASeedLinkCarriesEditedIncidentsAndRegions) {
+  const Json seed = tc::io::seed_document("case-a-dense-100b");
+  ASSERT_TRUE(seed.is_object());
+  ASSERT_TRUE(seed.contains("incidents") && seed["incidents"].size() >= 2) << seed.dump();
+  std::vector<Json> edits(4, seed);
+  edits[0]["incidents"][1]["days"] = 3;
+  edits[1]["incidents"].erase(0);
+  edits[2]["incidents"] = Json::array();
+  edits[3]["pricing"]["instance_regions"] = {{"trn2.48xlarge", "us-west-2"}, {"p5.48xlarge", "us-west-2"}};
+  edits[3]["overheads"]["storage"]["checkpoints_service"] = "fsx_lustre";
+  for (const Json& doc : edits) {
+    const std::string link = tc::io::url_hash(doc, "case-a-dense-100b");
+    const Json back = tc::io::parse_url_hash(link, Json::object()).scenario;
+    EXPECT_EQ(result_of(back), result_of(doc)) << link;
+    EXPECT_NE(result_of(doc), result_of(seed)) << link;
   }
 }
 

@@ -181,6 +181,35 @@ TEST_F(Headless, ErrorsKeepTheLastGoodResult) {
   expect_finite_text(drawn, "error");
 }
 
+// Issue 12: the page has inputs for the storage services and the incidents, drawn from the schema
+// table's rows; a link with them opens the scenario they describe.
+TEST_F(Headless, EditorShowsStorageServicesAndIncidents) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-8b&i=p5.48xlarge&n=2&tt=1e11&o.storage.checkpoints_service=fsx_lustre"
+                                "&o.storage.fsx_tier=scratch_2&in=2&in.0.kind=oom&in.0.hours=4&in.1.kind=lost_day"));
+  frames(1);
+  // The editor alone, logged as frames() logs the page.
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(1600, 12000));
+  ImGui::Begin("editor");
+  // Logging opens tree nodes but not collapsing headers: open the two sections as a click would.
+  for (const char* header : {"Overheads", "Incidents"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
+  logged().clear();
+  ImGui::LogToClipboard(64);
+  panel_editor(state);
+  ImGui::LogFinish();
+  ImGui::End();
+  ImGui::Render();
+  const std::string drawn = logged();
+  for (const char* text : {"checkpoints_service", "fsx_lustre", "scratch_2", "dataset_service", "copy_to_region",
+                           "add incident", "remove incident", "oom", "hours", "lost_day", "days"})
+    EXPECT_NE(drawn.find(text), std::string::npos) << text;
+  ASSERT_TRUE(state.current.ok) << state.current.error_field;
+  EXPECT_EQ(state.doc["incidents"].size(), 2u);
+  expect_finite_text(drawn, "storage and incidents");
+}
+
 TEST_F(Headless, HostileHashShowsAnErrorAndKeepsTheScenario) {
   frames(1);
   const io::Json before = state.doc;
@@ -570,11 +599,29 @@ TEST(Schema, FileAndLinkShareEachRange) {
   int checked = 0;
   for (const auto& f : io::scenario_fields()) {
     if (f.hash_key.empty() || !(f.min < f.max)) continue;
+    const std::string path(f.path);
+    const auto items = path.find("[]");  // incidents[].hours: the first item's, in.0.hours
     for (const double bad : {f.min - 1, 2 * f.max + 1}) {
-      SCOPED_TRACE(std::string(f.path) + " = " + std::to_string(bad));
+      SCOPED_TRACE(path + " = " + std::to_string(bad));
       io::Json doc = {{"model", "llama3.1-8b"}, {"instance", "p5.48xlarge"}, {"training", {{"tokens", 1e9}}}};
       if (f.path.rfind("training.", 0) == 0) doc["training"] = io::Json::object();
-      doc_set(doc, std::string(f.path), bad);
+      // An owned cluster needs its capex before any other of its fields is read.
+      if (f.path.rfind("owned_cluster.", 0) == 0) doc["owned_cluster"] = {{"capex_usd_per_node", 1000}};
+      std::string file_path = path, link = std::string(f.hash_key) + "=" + io::format_number(bad);
+      if (items != std::string::npos) {
+        file_path = path.substr(0, items) + "[0]" + path.substr(items + 2);
+        const std::string field = path.substr(items + 3);
+        // An item of the kind that has the field: an OOM has hours, failed runs a progress.
+        io::Json item = field == "hours"      ? io::Json{{"kind", "oom"}}
+                        : field == "progress" ? io::Json{{"kind", "failed_runs"}, {"fraction", 0.1}}
+                                              : io::Json{{"kind", "throughput_regression"}, {"fraction", 0.1}, {"days", 1}};
+        item[field] = bad;
+        doc[path.substr(0, items)] = io::Json::array({item});
+        const std::string list(f.hash_key.substr(0, f.hash_key.find('.')));
+        link = list + "=1&" + io::link_key(file_path) + "=" + io::format_number(bad);
+      } else {
+        doc_set(doc, path, bad);
+      }
       std::string file_field;
       try {
         const io::Job job = io::parse_job(doc, lib, "schema");
@@ -582,18 +629,18 @@ TEST(Schema, FileAndLinkShareEachRange) {
       } catch (const io::InputError& e) {
         file_field = e.field();
       }
-      EXPECT_EQ(file_field, f.path);
+      EXPECT_EQ(file_field, file_path);
       std::string link_field;
       try {
-        io::parse_url_hash("#v1&" + std::string(f.hash_key) + "=" + io::format_number(bad), io::Json::object());
+        io::parse_url_hash("#v1&" + link, io::Json::object());
       } catch (const io::InputError& e) {
         link_field = e.field();
       }
-      EXPECT_EQ(link_field, f.hash_key);
+      EXPECT_EQ(link_field, io::link_key(file_path));
       ++checked;
     }
   }
-  EXPECT_GT(checked, 30);
+  EXPECT_GT(checked, 80);
   // The parser maps the precision field's values onto the Precision enumerators, in order.
   EXPECT_EQ(io::scenario_field("precision").values.size(), static_cast<std::size_t>(kPrecisionCount));
 }

@@ -228,7 +228,10 @@ tc::io::Table fields_table() {
     const bool ranged = f.min < f.max;
     const std::string low = f.min_positive > 0 ? "0, or " + tc::io::format_number(f.min_positive)
                                                : tc::io::format_number(f.min);
-    t.rows.push_back({std::string(f.path), std::string(f.hash_key), type, std::string(f.unit),
+    // A list item's field travels as in.N.hours (the N-th item's).
+    std::string link(f.hash_key);
+    if (f.path.find("[]") != std::string_view::npos && !link.empty()) link.insert(link.find('.'), ".N");
+    t.rows.push_back({std::string(f.path), link, type, std::string(f.unit),
                       ranged ? low + " to " + tc::io::format_number(f.max) : "",
                       std::string(f.default_value), std::string(f.help), std::string(f.source)});
   }

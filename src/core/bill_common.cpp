@@ -99,8 +99,15 @@ void derive(Bill& b, const CostInputs& in, const JobPerf& job, double compute_us
     b.usd_per_month = recurring / std::max(1.0, b.campaign_months);
 }
 
+double powered_s(const CampaignTime& ct) {
+  double s = ct.billed_s;
+  for (const auto& t : ct.terms)
+    if (t.name == "reruns" || t.name == "incidents") s += t.value;
+  return s;
+}
+
 void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double pue,
-                 const EnergyInputs& en, double billed_s) {
+                 const EnergyInputs& en, const CampaignTime& ct) {
   b.energy_known = known;
   b.node_power_w = power_w;
   if (!known) {
@@ -109,8 +116,8 @@ void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double
                          "; set energy.node_power_w (measured watts per node) for energy and CO2e");
     return;
   }
-  // kWh = nodes x W per node x hours x PUE / 1000
-  b.energy_kwh = job.nodes * power_w * billed_s / 3600.0 * pue / 1000.0;
+  // kWh = nodes x W per node x powered hours x PUE / 1000
+  b.energy_kwh = job.nodes * power_w * powered_s(ct) / 3600.0 * pue / 1000.0;
   b.co2e_kg = b.energy_kwh * en.grid_kg_co2e_per_kwh;
 }
 

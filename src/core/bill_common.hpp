@@ -52,7 +52,12 @@ void finish_bill(Bill& b, const CostInputs& in, const JobPerf& job, const Campai
                  double usd_per_node_hour_by_term, double bound_rate, const char* what);
 // Fills the derived per-token, per-run and per-month figures of a bill.
 void derive(Bill& b, const CostInputs& in, const JobPerf& job, double compute_usd);
+// Seconds the job's nodes draw power: the hours billed at the tier mix plus the reruns and named
+// incidents (billed on lines of their own, but a rerun, a lost day, an OOM or a slow stretch runs
+// the nodes all the same). Queueing holds no nodes.
+double powered_s(const CampaignTime& ct);
+// Energy and CO2e of the campaign's powered hours (powered_s).
 void fill_energy(Bill& b, const JobPerf& job, double power_w, bool known, double pue,
-                 const EnergyInputs& en, double billed_s);
+                 const EnergyInputs& en, const CampaignTime& ct);
 
 }  // namespace tc::bill

@@ -456,7 +456,7 @@ void check_specs(ClaimCheck& c, const Claim& cl, const Platform& pf, const Claim
     judge_spec(c, "HBM bandwidth (TB/s) of " + chip, *cl.hbm_tb_per_s, {{pf.acc ? pf.acc->hbm_tbps : 0, "TB/s"}});
   if (cl.link_gb_per_s)
     judge_spec(c, "chip-to-chip link (GB/s) of " + chip, *cl.link_gb_per_s,
-               {{in.intra.gbps_per_chip, "GB/s one direction"}, {2 * in.intra.gbps_per_chip, "GB/s both directions"}});
+               {{in.intra.gb_per_s_per_chip, "GB/s one direction"}, {2 * in.intra.gb_per_s_per_chip, "GB/s both directions"}});
   if (cl.network_gbps)
     judge_spec(c, in.id + " network (Gbit/s per node)", *cl.network_gbps, {{in.inter_node_gbps, "Gbit/s"}});
 }
@@ -467,22 +467,22 @@ void check_collective(ClaimCheck& c, const Claim& cl, const Platform& pf, const 
     // A bandwidth-optimal all-reduce moves 2 (n-1)/n of the buffer through every rank
     // (Patarasuk and Yuan 2009); n = 2 gives the loosest bound, S / t.
     const int n = std::max(2, cl.collective_ranks);
-    const double need_gbps = 2.0 * (n - 1) / n * *cl.collective_bytes / *cl.collective_time_s / 1e9;
-    c.implied.push_back({"implied_gb_per_s_per_rank", need_gbps});
-    const double link = pf.inst->intra.gbps_per_chip;
+    const double need_gb_per_s = 2.0 * (n - 1) / n * *cl.collective_bytes / *cl.collective_time_s / 1e9;
+    c.implied.push_back({"implied_gb_per_s_per_rank", need_gb_per_s});
+    const double link = pf.inst->intra.gb_per_s_per_chip;
     const double net = pf.inst->inter_node_gbps / 8.0;
     const double best = std::max(link, net);
     if (best <= 0) {
       c.reasons.push_back("collective not checked: " + pf.inst->id + " has no link bandwidth in its preset");
-    } else if (need_gbps > best) {
+    } else if (need_gb_per_s > best) {
       raise(c, Verdict::impossible);
       c.reasons.push_back(fmt("%.3g", *cl.collective_bytes / 1e9) + " GB all-reduced in " +
-                          fmt("%.3g", *cl.collective_time_s * 1e3) + " ms needs " + fmt("%.4g", need_gbps) +
+                          fmt("%.3g", *cl.collective_time_s * 1e3) + " ms needs " + fmt("%.4g", need_gb_per_s) +
                           " GB/s per rank, above " + pf.inst->id + "'s fastest link (" + fmt("%g", best) +
                           " GB/s per chip)");
     } else {
       raise(c, Verdict::ok);
-      c.reasons.push_back("the collective needs " + fmt("%.4g", need_gbps) + " GB/s per rank, within " +
+      c.reasons.push_back("the collective needs " + fmt("%.4g", need_gb_per_s) + " GB/s per rank, within " +
                           fmt("%g", best) + " GB/s");
     }
   }

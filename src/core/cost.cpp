@@ -922,7 +922,7 @@ CostResult evaluate_cost(const CostInputs& in_, const JobPerf& job, const Instan
 
   bool known = false;
   const double pw = node_power_w(job, in.energy.node_power_w, &known);
-  fill_energy(b, job, pw, known, in.energy.cloud_pue, in.energy, ct.billed_s);
+  fill_energy(b, job, pw, known, in.energy.cloud_pue, in.energy, ct);
 
   if (in.owned.enabled && (in.owned.instance_id.empty() || in.owned.instance_id == inst.id))
     r.owned = owned_bill(in, job, inst, acc, r);

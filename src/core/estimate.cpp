@@ -100,7 +100,7 @@ struct Ctx {
     op_bytes = operand_bytes(math);
     // Ranks on one chip share its links; the network share of a rank is the node's NIC bandwidth
     // over the ranks in the node, since all of them communicate at once in data parallelism.
-    intra.bytes_per_s = sc.instance.intra.gbps_per_chip * 1e9 * sc.instance.intra.efficiency /
+    intra.bytes_per_s = sc.instance.intra.gb_per_s_per_chip * 1e9 * sc.instance.intra.efficiency /
                         a.devices_per_chip;
     intra.latency_s = sc.instance.intra.latency_us * 1e-6;
     inter.bytes_per_s = std::max(1.0, sc.instance.inter_node_gbps / 8.0 * 1e9 *
@@ -571,8 +571,8 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   if (s.nodes <= 0) return bad("nodes", "must be positive");
   // Every collective inside a node of several chips runs over this link: a 0 would surface as an
   // infinite step time, far from its cause.
-  if (s.instance.chips_per_node > 1 && !(s.instance.intra.gbps_per_chip > 0))
-    return bad("instance.intra.gbps_per_chip", "is 0 but the " + num(s.instance.chips_per_node) +
+  if (s.instance.chips_per_node > 1 && !(s.instance.intra.gb_per_s_per_chip > 0))
+    return bad("instance.intra.gb_per_s_per_chip", "is 0 but the " + num(s.instance.chips_per_node) +
                                                    " chips of a node communicate over it");
   if (s.nodes > 1 && s.instance.inter_node_gbps <= 0)
     return bad("instance.inter_node_gbps", "is 0 but the job spans " + num(s.nodes) + " nodes");

@@ -16,8 +16,10 @@ double depreciation_usd(double capex_usd, double residual_fraction, double life_
 
 double financing_usd(double capex_usd, double annual_rate, double term_years, double horizon_years) {
   if (!(annual_rate > 0) || !(term_years > 0) || !(horizon_years > 0)) return 0;
-  const double payment = capex_usd * annual_rate / (1 - std::pow(1 + annual_rate, -term_years));
-  return (payment * term_years - capex_usd) * std::min(horizon_years, term_years) / term_years;
+  // Annuity payment P = C r / (1 - (1 + r)^-T); 1 - (1 + r)^-T written as -expm1(-T log1p(r)) so
+  // that a tiny rate (1e-300) gives P = C / T, not C r / 0.
+  const double payment = capex_usd * annual_rate / -std::expm1(-term_years * std::log1p(annual_rate));
+  return std::max(0.0, payment * term_years - capex_usd) * std::min(horizon_years, term_years) / term_years;
 }
 
 namespace {
@@ -117,7 +119,7 @@ OwnedResult evaluate_owned(const CostInputs& in, const JobPerf& job, const Insta
   finish_bill(o, in, job, oct, owned_compute / std::max(o.instance_hours, 1e-300), o.usd_per_node_hour,
               "owned cost_usd");
   derive(o, in, job, owned_compute);
-  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct.billed_s);
+  fill_energy(o, job, opw, pknown, oc.pue, in.energy, oct);
   break_even(o, y, n_own, o.instance_hours, cloud);
   if (!pknown) {
     o.warnings.push_back("owned_cluster: electricity is left out of the bill (no node power)");

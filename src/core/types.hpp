@@ -59,7 +59,7 @@ struct Accelerator {
 // A link class: chips inside a scale-up domain, or nodes across the network.
 struct Fabric {
   std::string type;               // e.g. "NVSwitch", "NeuronLink-v3 2D torus", "EFAv3"
-  double gbps_per_chip = 0;       // GB/s per chip, one direction (for the network: per node share, see Instance)
+  double gb_per_s_per_chip = 0;  // GB/s (bytes) per chip, one direction (for the network: per node share, see Instance)
   double latency_us = 5;          // per-hop alpha of the latency-bandwidth model
   double efficiency = 0.8;        // achievable fraction of the link for large messages
 };
@@ -89,7 +89,7 @@ struct Instance {
   int chips_per_node = 8;         // chips in the scale-up domain
   Fabric intra;                   // per-chip bandwidth inside the node
   double inter_node_gbps = 0;     // network, Gbit/s per node (0: single node only)
-  Fabric inter;                   // latency and efficiency of the network (gbps_per_chip unused)
+  Fabric inter;                   // latency and efficiency of the network (gb_per_s_per_chip unused)
   double host_power_w = 0;        // CPUs, NICs, fans: added to chip power for energy
   std::vector<PriceTier> prices;  // empty: no public price
   // Earlier list prices that no longer apply, each dated by its last day; never billed, only

@@ -10,43 +10,46 @@
 namespace tc::io {
 namespace {
 
-constexpr double kBig = 1e15;        // money, sizes, counts: anything larger is a typo
-constexpr double kHuge = 1e35;       // FLOPs, bytes
-// Bounds of the cost fields (docs/reliability.md lists them). A maximum is far beyond any real
-// campaign; a minimum keeps what the cost model divides by (an interval, a bandwidth, a share, a
-// number of years or runs) from making a bill overflow: 1e-300 runs per month is 1e300 months.
-constexpr double kMaxUsd = 1e12;           // a price, a salary, a capex per node
-constexpr double kMaxUsdPerUnit = 1e4;     // per GB, per GB-month, per kWh
-constexpr double kMaxGb = 1e12;            // a dataset or a transfer (an exabyte)
-constexpr double kMaxMinutes = 1e7;        // about 19 years
-constexpr double kMaxSeconds = 1e9;        // about 32 years
-constexpr double kMaxRuns = 1e6;
-constexpr double kMinRuns = 1e-3;
-constexpr double kMinIntervalMin = 1.0 / 60;  // one second between checkpoints
-constexpr double kMinWriteGBps = 1e-3;        // 1 MB/s
-constexpr double kMaxWriteGBps = 1e6;
-constexpr double kMaxRatePerHour = 100;       // failures per node-hour, interruptions per hour
-constexpr double kMinYears = 0.01, kMaxYears = 100;
-constexpr double kMinShare = 1e-3;            // utilization, truncated fraction
-constexpr double kMaxMonths = 1200;
-constexpr double kMaxPowerW = 1e7;
+// A field read with its key and range from its row of the schema table (io/schema.cpp), so that
+// the reader, the link codec and docs/scenario-fields.md cannot disagree on a bound. `path` is the
+// row's ("overheads.storage.dataset_gb", "incidents[].hours"); `at` the path of the object read
+// ("overheads.storage", "incidents[2]").
+struct Row {
+  const FieldDef& def;
+  std::string key;
+};
+Row row(std::string_view path) { return {scenario_field(path), std::string(path.substr(path.rfind('.') + 1))}; }
+
+double num(const Json& obj, const std::string& at, std::string_view path) {
+  const Row r = row(path);
+  return check_zero_or_at_least(get_number(obj, r.key, at, r.def.min, r.def.max), path_key(at, r.key),
+                                r.def.min_positive);
+}
+double num_or(const Json& obj, const std::string& at, std::string_view path, double fallback) {
+  return has_key(obj, row(path).key) ? num(obj, at, path) : fallback;
+}
+std::optional<double> opt_num(const Json& obj, const std::string& at, std::string_view path) {
+  if (!has_key(obj, row(path).key)) return std::nullopt;
+  return num(obj, at, path);
+}
+int int_or(const Json& obj, const std::string& at, std::string_view path, int fallback) {
+  const Row r = row(path);
+  return get_int_or(obj, r.key, at, static_cast<int>(r.def.min), static_cast<int>(r.def.max), fallback);
+}
+int int_of(const Json& obj, const std::string& at, std::string_view path) {
+  const Row r = row(path);
+  return get_int(obj, r.key, at, static_cast<int>(r.def.min), static_cast<int>(r.def.max));
+}
+std::string enum_of(const Json& obj, const std::string& at, std::string_view path) {
+  const Row r = row(path);
+  return get_enum(obj, r.key, at, r.def.values);
+}
 
 const Json* section(const Json& doc, std::string_view key, const std::string& path) {
   if (!doc.is_object() || !has_key(doc, key)) return nullptr;
   const Json& s = doc.at(std::string(key));
   require_object(s, path_key(path, key));
   return &s;
-}
-
-std::optional<double> opt_number(const Json& obj, std::string_view key, const std::string& path,
-                                 double min, double max) {
-  if (!has_key(obj, key)) return std::nullopt;
-  return to_number(obj.at(std::string(key)), path_key(path, key), min, max);
-}
-
-double number_or(const Json& obj, std::string_view key, const std::string& path, double min,
-                 double max, double fallback) {
-  return get_number_or(obj, key, path, min, max, fallback);
 }
 
 std::string tier_value(const Json& obj, std::string_view key, const std::string& path, bool allow_custom) {
@@ -65,9 +68,9 @@ TierShare read_share(const Json& e, const std::string& path) {
   if (has_key(e, "fraction")) t.fraction = get_number(e, "fraction", path, 0, 1);
   if (has_key(e, "instances")) t.instances = get_int(e, "instances", path, 0, 1000000);
   if (has_key(e, "fallback")) t.fallback = tier_value(e, "fallback", path, false);
-  t.usd_per_hour = opt_number(e, "usd_per_hour", path, 0, kMaxUsd);
+  t.usd_per_hour = opt_num(e, path, "pricing.usd_per_hour");
   if (has_key(e, "discount")) {
-    const double d = get_number(e, "discount", path, 0, 1);
+    const double d = num(e, path, "pricing.discount");
     if (!(d < 1)) throw InputError(path_key(path, "discount"), "must be < 1 (got 1)");
     t.discount = d;
   }
@@ -100,7 +103,7 @@ void read_pricing(CostInputs& in, const Json& doc) {
                         "instance_regions", "idle_commitment"});
   read_regions(in.pricing, *p);
   if (has_key(*p, "spot_discount")) {
-    const double d = get_number(*p, "spot_discount", path, 0, 1);
+    const double d = num(*p, path, "pricing.spot_discount");
     if (!(d < 1)) throw InputError("pricing.spot_discount", "must be < 1 (got 1)");
     in.pricing.spot_discount = d;
   }
@@ -144,33 +147,30 @@ void read_storage(StorageInputs& x, const Json& s) {
   const std::string sp = "overheads.storage";
   check_keys(s, sp, {"usd_per_gb_month", "dataset_gb", "retention_days", "retention_months", "checkpoints_service",
                      "dataset_service", "fsx_tier", "fsx_capacity_tib"});
-  x.usd_per_gb_month = opt_number(s, "usd_per_gb_month", sp, 0, kMaxUsdPerUnit);
-  x.dataset_gb = number_or(s, "dataset_gb", sp, 0, kMaxGb, x.dataset_gb);
+  x.usd_per_gb_month = opt_num(s, sp, "overheads.storage.usd_per_gb_month");
+  x.dataset_gb = num_or(s, sp, "overheads.storage.dataset_gb", x.dataset_gb);
   if (has_key(s, "retention_days") && has_key(s, "retention_months"))
     throw InputError(path_key(sp, "retention_months"), "give retention_days or retention_months, not both");
-  x.retention_days = number_or(s, "retention_days", sp, 0, kMaxMonths * 730.0 / 24.0, x.retention_days);
-  if (has_key(s, "retention_months")) x.retention_days = get_number(s, "retention_months", sp, 0, kMaxMonths) * 730.0 / 24.0;
-  const std::vector<std::string_view> services = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
-  if (has_key(s, "checkpoints_service")) x.checkpoints_service = get_enum(s, "checkpoints_service", sp, services);
-  if (has_key(s, "dataset_service")) x.dataset_service = get_enum(s, "dataset_service", sp, services);
-  if (has_key(s, "fsx_tier"))
-    x.fsx_tier = get_enum(s, "fsx_tier", sp,
-                          {"persistent_2_125", "persistent_2_250", "persistent_2_500", "persistent_2_1000", "scratch_2"});
-  if (has_key(s, "fsx_capacity_tib")) x.fsx_capacity_tib = get_number(s, "fsx_capacity_tib", sp, 1e-3, kMaxGb / 1024);
+  x.retention_days = num_or(s, sp, "overheads.storage.retention_days", x.retention_days);
+  if (has_key(s, "retention_months")) x.retention_days = num(s, sp, "overheads.storage.retention_months") * 730.0 / 24.0;
+  if (has_key(s, "checkpoints_service")) x.checkpoints_service = enum_of(s, sp, "overheads.storage.checkpoints_service");
+  if (has_key(s, "dataset_service")) x.dataset_service = enum_of(s, sp, "overheads.storage.dataset_service");
+  if (has_key(s, "fsx_tier")) x.fsx_tier = enum_of(s, sp, "overheads.storage.fsx_tier");
+  x.fsx_capacity_tib = opt_num(s, sp, "overheads.storage.fsx_capacity_tib");
 }
 
 void read_transfer(TransferInputs& x, const Json& t) {
   const std::string tp = "overheads.transfer";
   check_keys(t, tp, {"cross_region_copies", "copy_gb", "copy_from_region", "copy_to_region",
                      "cross_region_usd_per_gb", "egress_gb", "egress_gb_per_month", "egress_usd_per_gb"});
-  x.cross_region_copies = number_or(t, "cross_region_copies", tp, 0, kMaxRuns, x.cross_region_copies);
-  x.copy_gb = opt_number(t, "copy_gb", tp, 0, kMaxGb);
+  x.cross_region_copies = num_or(t, tp, "overheads.transfer.cross_region_copies", x.cross_region_copies);
+  x.copy_gb = opt_num(t, tp, "overheads.transfer.copy_gb");
   x.copy_from_region = get_string_or(t, "copy_from_region", tp, x.copy_from_region);
   x.copy_to_region = get_string_or(t, "copy_to_region", tp, x.copy_to_region);
-  x.cross_region_usd_per_gb = opt_number(t, "cross_region_usd_per_gb", tp, 0, kMaxUsdPerUnit);
-  x.egress_gb = number_or(t, "egress_gb", tp, 0, kMaxGb, x.egress_gb);
-  x.egress_gb_per_month = number_or(t, "egress_gb_per_month", tp, 0, kMaxGb, x.egress_gb_per_month);
-  x.egress_usd_per_gb = opt_number(t, "egress_usd_per_gb", tp, 0, kMaxUsdPerUnit);
+  x.cross_region_usd_per_gb = opt_num(t, tp, "overheads.transfer.cross_region_usd_per_gb");
+  x.egress_gb = num_or(t, tp, "overheads.transfer.egress_gb", x.egress_gb);
+  x.egress_gb_per_month = num_or(t, tp, "overheads.transfer.egress_gb_per_month", x.egress_gb_per_month);
+  x.egress_usd_per_gb = opt_num(t, tp, "overheads.transfer.egress_usd_per_gb");
 }
 
 // "incidents": [{"kind": "oom", "hours": 4, "note": "A39"}, {"kind": "lost_day", "days": 2},
@@ -183,7 +183,7 @@ void read_incidents(CostInputs& in, const Json& doc) {
     const std::string p = path_index("incidents", i);
     require_object(arr[i], p);
     Incident x;
-    const std::string kind = get_enum(arr[i], "kind", p, {"lost_day", "oom", "throughput_regression", "failed_runs"});
+    const std::string kind = enum_of(arr[i], p, "incidents[].kind");
     x.kind = kind == "lost_day" ? IncidentKind::lost_day
              : kind == "oom"    ? IncidentKind::oom
              : kind == "throughput_regression" ? IncidentKind::throughput_regression
@@ -191,21 +191,21 @@ void read_incidents(CostInputs& in, const Json& doc) {
     switch (x.kind) {
       case IncidentKind::lost_day:
         check_keys(arr[i], p, {"kind", "days", "note"});
-        x.days = number_or(arr[i], "days", p, kMinYears, kMaxMinutes / 1440, 1);
+        x.days = num_or(arr[i], p, "incidents[].days", 1);
         break;
       case IncidentKind::oom:
         check_keys(arr[i], p, {"kind", "hours", "note"});
-        x.hours = get_number(arr[i], "hours", p, kMinYears, kMaxMinutes / 60);
+        x.hours = num(arr[i], p, "incidents[].hours");
         break;
       case IncidentKind::throughput_regression:
         check_keys(arr[i], p, {"kind", "fraction", "days", "note"});
-        x.fraction = get_number(arr[i], "fraction", p, 0, 1);
-        x.days = get_number(arr[i], "days", p, kMinYears, kMaxMinutes / 1440);
+        x.fraction = num(arr[i], p, "incidents[].fraction");
+        x.days = num(arr[i], p, "incidents[].days");
         break;
       case IncidentKind::failed_runs:
         check_keys(arr[i], p, {"kind", "fraction", "progress", "note"});
-        x.fraction = get_number(arr[i], "fraction", p, 0, 1);
-        x.progress = get_positive_or(arr[i], "progress", p, 1, 1);
+        x.fraction = num(arr[i], p, "incidents[].fraction");
+        x.progress = num_or(arr[i], p, "incidents[].progress", 1);
         break;
     }
     x.note = get_string_or(arr[i], "note", p, "", kMaxTextLength);
@@ -219,20 +219,20 @@ void read_overheads(CostInputs& in, const Json& doc) {
   const std::string path = "overheads";
   check_keys(*o, path, {"compile", "warmup", "checkpoint", "failures", "spot", "queue_hours", "storage",
                         "transfer", "engineering"});
-  in.queue_hours = number_or(*o, "queue_hours", path, 0, kMaxMinutes / 60, in.queue_hours);
+  in.queue_hours = num_or(*o, path, "overheads.queue_hours", in.queue_hours);
   if (const Json* c = section(*o, "compile", path)) {
     const std::string cp = "overheads.compile";
     check_keys(*c, cp, {"first_s", "recompile_s", "shapes", "cache_hit"});
-    in.compile.first_s = opt_number(*c, "first_s", cp, 0, kMaxSeconds);
-    in.compile.recompile_s = opt_number(*c, "recompile_s", cp, 0, kMaxSeconds);
-    in.compile.shapes = get_int_or(*c, "shapes", cp, 1, 100000, in.compile.shapes);
-    in.compile.cache_hit = number_or(*c, "cache_hit", cp, 0, 1, in.compile.cache_hit);
+    in.compile.first_s = opt_num(*c, cp, "overheads.compile.first_s");
+    in.compile.recompile_s = opt_num(*c, cp, "overheads.compile.recompile_s");
+    in.compile.shapes = int_or(*c, cp, "overheads.compile.shapes", in.compile.shapes);
+    in.compile.cache_hit = num_or(*c, cp, "overheads.compile.cache_hit", in.compile.cache_hit);
   }
   if (const Json* w = section(*o, "warmup", path)) {
     const std::string wp = "overheads.warmup";
     check_keys(*w, wp, {"minutes", "throughput"});
-    in.warmup.minutes = opt_number(*w, "minutes", wp, 0, kMaxMinutes);
-    in.warmup.throughput = opt_number(*w, "throughput", wp, 0, 1);
+    in.warmup.minutes = opt_num(*w, wp, "overheads.warmup.minutes");
+    in.warmup.throughput = opt_num(*w, wp, "overheads.warmup.throughput");
   }
   if (const Json* c = section(*o, "checkpoint", path)) {
     const std::string cp = "overheads.checkpoint";
@@ -244,34 +244,34 @@ void read_overheads(CostInputs& in, const Json& doc) {
           throw InputError("overheads.checkpoint.interval_min", "must be a number of minutes or \"auto\" (got " +
                                                                     describe_value(v) + ")");
       } else {
-        in.checkpoint.interval_min = to_number(v, "overheads.checkpoint.interval_min", kMinIntervalMin, kMaxMinutes);
+        const FieldDef& d = scenario_field("overheads.checkpoint.interval_min");
+        in.checkpoint.interval_min = to_number(v, "overheads.checkpoint.interval_min", d.min, d.max);
       }
     }
-    if (has_key(*c, "write_gb_per_s"))
-      in.checkpoint.write_gb_per_s = get_number(*c, "write_gb_per_s", cp, kMinWriteGBps, kMaxWriteGBps);
-    in.checkpoint.bytes_override = number_or(*c, "bytes", cp, 0, kHuge, 0);
-    in.checkpoint.kept = get_int_or(*c, "kept", cp, 0, 100000, in.checkpoint.kept);
+    in.checkpoint.write_gb_per_s = opt_num(*c, cp, "overheads.checkpoint.write_gb_per_s");
+    in.checkpoint.bytes_override = num_or(*c, cp, "overheads.checkpoint.bytes", 0);
+    in.checkpoint.kept = int_or(*c, cp, "overheads.checkpoint.kept", in.checkpoint.kept);
   }
   if (const Json* f = section(*o, "failures", path)) {
     const std::string fp = "overheads.failures";
     check_keys(*f, fp, {"per_node_hour", "restart_min"});
-    in.failures.per_node_hour = number_or(*f, "per_node_hour", fp, 0, kMaxRatePerHour, in.failures.per_node_hour);
-    in.failures.restart_min = number_or(*f, "restart_min", fp, 0, kMaxMinutes, in.failures.restart_min);
+    in.failures.per_node_hour = num_or(*f, fp, "overheads.failures.per_node_hour", in.failures.per_node_hour);
+    in.failures.restart_min = num_or(*f, fp, "overheads.failures.restart_min", in.failures.restart_min);
   }
   if (const Json* s = section(*o, "spot", path)) {
     const std::string sp = "overheads.spot";
     check_keys(*s, sp, {"interruptions_per_hour", "restart_min"});
-    in.spot.interruptions_per_hour = opt_number(*s, "interruptions_per_hour", sp, 0, kMaxRatePerHour);
-    in.spot.restart_min = number_or(*s, "restart_min", sp, 0, kMaxMinutes, in.spot.restart_min);
+    in.spot.interruptions_per_hour = opt_num(*s, sp, "overheads.spot.interruptions_per_hour");
+    in.spot.restart_min = num_or(*s, sp, "overheads.spot.restart_min", in.spot.restart_min);
   }
   if (const Json* s = section(*o, "storage", path)) read_storage(in.storage, *s);
   if (const Json* t = section(*o, "transfer", path)) read_transfer(in.transfer, *t);
   if (const Json* e = section(*o, "engineering", path)) {
     const std::string ep = "overheads.engineering";
     check_keys(*e, ep, {"person_weeks", "usd_per_week", "spread_runs"});
-    in.engineering.person_weeks = number_or(*e, "person_weeks", ep, 0, kMaxRuns, 0);
-    in.engineering.usd_per_week = number_or(*e, "usd_per_week", ep, 0, kMaxUsd, 0);
-    in.engineering.spread_runs = get_zero_or_number_or(*e, "spread_runs", ep, kMinRuns, kMaxRuns, 0);
+    in.engineering.person_weeks = num_or(*e, ep, "overheads.engineering.person_weeks", 0);
+    in.engineering.usd_per_week = num_or(*e, ep, "overheads.engineering.usd_per_week", 0);
+    in.engineering.spread_runs = num_or(*e, ep, "overheads.engineering.spread_runs", 0);
   }
 }
 
@@ -280,10 +280,10 @@ void read_campaign(CostInputs& in, const Json& doc) {
   if (!c) return;
   const std::string p = "campaign";
   check_keys(*c, p, {"runs", "full_runs", "truncated_fraction", "runs_per_month"});
-  in.campaign.runs = number_or(*c, "runs", p, kMinRuns, kMaxRuns, in.campaign.runs);
-  in.campaign.full_runs = opt_number(*c, "full_runs", p, 0, kMaxRuns);
-  in.campaign.truncated_fraction = number_or(*c, "truncated_fraction", p, kMinShare, 1, in.campaign.truncated_fraction);
-  in.campaign.runs_per_month = get_zero_or_number_or(*c, "runs_per_month", p, kMinRuns, kMaxRuns, 0);
+  in.campaign.runs = num_or(*c, p, "campaign.runs", in.campaign.runs);
+  in.campaign.full_runs = opt_num(*c, p, "campaign.full_runs");
+  in.campaign.truncated_fraction = num_or(*c, p, "campaign.truncated_fraction", in.campaign.truncated_fraction);
+  in.campaign.runs_per_month = num_or(*c, p, "campaign.runs_per_month", 0);
 }
 
 void read_owned(CostInputs& in, const Json& doc) {
@@ -297,23 +297,23 @@ void read_owned(CostInputs& in, const Json& doc) {
   OwnedClusterInputs& x = in.owned;
   x.enabled = true;
   x.instance_id = get_string_or(*o, "instance", p, "");
-  x.nodes = get_int_or(*o, "nodes", p, 1, 1000000, 0);
-  x.capex_usd_per_node = get_number(*o, "capex_usd_per_node", p, 0, kMaxUsd);
-  x.depreciation_years = number_or(*o, "depreciation_years", p, kMinYears, kMaxYears, x.depreciation_years);
-  x.residual_fraction = number_or(*o, "residual_fraction", p, 0, 1, x.residual_fraction);
-  x.financing_rate = number_or(*o, "financing_rate", p, 0, 1, x.financing_rate);
-  if (has_key(*o, "financing_years")) x.financing_years = get_number(*o, "financing_years", p, kMinYears, kMaxYears);
-  x.maintenance_usd_per_year = number_or(*o, "maintenance_usd_per_year", p, 0, kMaxUsd, 0);
-  x.maintenance_fraction_per_year = number_or(*o, "maintenance_fraction_per_year", p, 0, 1, 0);
-  x.colocation_usd_per_kw_month = number_or(*o, "colocation_usd_per_kw_month", p, 0, kMaxUsdPerUnit, 0);
-  x.utilization = number_or(*o, "utilization", p, kMinShare, 1, x.utilization);
-  x.node_power_w = opt_number(*o, "node_power_w", p, 0, kMaxPowerW);
-  x.idle_power_fraction = number_or(*o, "idle_power_fraction", p, 0, 1, x.idle_power_fraction);
-  x.pue = number_or(*o, "pue", p, 1, 10, x.pue);
-  x.usd_per_kwh = opt_number(*o, "usd_per_kwh", p, 0, kMaxUsdPerUnit);
-  x.facility_usd_per_year = number_or(*o, "facility_usd_per_year", p, 0, kMaxUsd, 0);
-  x.staff_usd_per_year = number_or(*o, "staff_usd_per_year", p, 0, kMaxUsd, 0);
-  x.horizon_years = number_or(*o, "horizon_years", p, kMinYears, kMaxYears, x.horizon_years);
+  x.nodes = int_or(*o, p, "owned_cluster.nodes", 0);
+  x.capex_usd_per_node = num(*o, p, "owned_cluster.capex_usd_per_node");
+  x.depreciation_years = num_or(*o, p, "owned_cluster.depreciation_years", x.depreciation_years);
+  x.residual_fraction = num_or(*o, p, "owned_cluster.residual_fraction", x.residual_fraction);
+  x.financing_rate = num_or(*o, p, "owned_cluster.financing_rate", x.financing_rate);
+  x.financing_years = opt_num(*o, p, "owned_cluster.financing_years");
+  x.maintenance_usd_per_year = num_or(*o, p, "owned_cluster.maintenance_usd_per_year", 0);
+  x.maintenance_fraction_per_year = num_or(*o, p, "owned_cluster.maintenance_fraction_per_year", 0);
+  x.colocation_usd_per_kw_month = num_or(*o, p, "owned_cluster.colocation_usd_per_kw_month", 0);
+  x.utilization = num_or(*o, p, "owned_cluster.utilization", x.utilization);
+  x.node_power_w = opt_num(*o, p, "owned_cluster.node_power_w");
+  x.idle_power_fraction = num_or(*o, p, "owned_cluster.idle_power_fraction", x.idle_power_fraction);
+  x.pue = num_or(*o, p, "owned_cluster.pue", x.pue);
+  x.usd_per_kwh = opt_num(*o, p, "owned_cluster.usd_per_kwh");
+  x.facility_usd_per_year = num_or(*o, p, "owned_cluster.facility_usd_per_year", 0);
+  x.staff_usd_per_year = num_or(*o, p, "owned_cluster.staff_usd_per_year", 0);
+  x.horizon_years = num_or(*o, p, "owned_cluster.horizon_years", x.horizon_years);
 }
 
 void read_energy(CostInputs& in, const Json& doc) {
@@ -321,10 +321,10 @@ void read_energy(CostInputs& in, const Json& doc) {
   if (!e) return;
   const std::string p = "energy";
   check_keys(*e, p, {"usd_per_kwh", "grid_kg_co2e_per_kwh", "cloud_pue", "node_power_w"});
-  in.energy.usd_per_kwh = number_or(*e, "usd_per_kwh", p, 0, kMaxUsdPerUnit, in.energy.usd_per_kwh);
-  in.energy.grid_kg_co2e_per_kwh = number_or(*e, "grid_kg_co2e_per_kwh", p, 0, 100, in.energy.grid_kg_co2e_per_kwh);
-  in.energy.cloud_pue = number_or(*e, "cloud_pue", p, 1, 10, in.energy.cloud_pue);
-  in.energy.node_power_w = opt_number(*e, "node_power_w", p, 0, kMaxPowerW);
+  in.energy.usd_per_kwh = num_or(*e, p, "energy.usd_per_kwh", in.energy.usd_per_kwh);
+  in.energy.grid_kg_co2e_per_kwh = num_or(*e, p, "energy.grid_kg_co2e_per_kwh", in.energy.grid_kg_co2e_per_kwh);
+  in.energy.cloud_pue = num_or(*e, p, "energy.cloud_pue", in.energy.cloud_pue);
+  in.energy.node_power_w = opt_num(*e, p, "energy.node_power_w");
 }
 
 Json number_or_null(double v, bool known) { return known && std::isfinite(v) ? Json(v) : Json(nullptr); }
@@ -352,9 +352,7 @@ CostInputs parse_cost_inputs(const Json& doc) {
   read_owned(in, doc);
   read_energy(in, doc);
   read_incidents(in, doc);
-  if (doc.is_object() && has_key(doc, "deadline_days"))
-    in.deadline_days = get_number(doc, "deadline_days", "", scenario_field("deadline_days").min,
-                                  scenario_field("deadline_days").max);
+  if (doc.is_object()) in.deadline_days = opt_num(doc, "", "deadline_days");
   if (doc.is_object() && has_key(doc, "baseline_instance"))
     in.baseline_instance = get_string(doc, "baseline_instance", "");
   for (const auto& p : validate(in)) throw InputError(p.field, p.reason);
@@ -384,39 +382,39 @@ Claim parse_claim_figures(const Json& e, const std::string& p) {
   Claim c;
   c.text = get_string_or(e, "text", p, "", kMaxTextLength);
   c.reason = get_string_or(e, "reason", p, "", kMaxTextLength);
-  c.runs = number_or(e, "runs", p, 1e-6, 1e9, 1);
+  c.runs = num_or(e, p, "claims[].runs", 1);
   c.instance_id = get_string_or(e, "instance", p, "");
   if (has_key(e, "other_workload")) c.other_workload = get_bool(e, "other_workload", p);
-  if (has_key(e, "nodes")) c.nodes = get_int(e, "nodes", p, 1, 1000000);
+  if (has_key(e, "nodes")) c.nodes = int_of(e, p, "claims[].nodes");
   int times = 0;
-  if (has_key(e, "wall_time_s")) c.wall_time_s = get_positive(e, "wall_time_s", p, kBig), ++times;
-  if (has_key(e, "wall_time_hours")) c.wall_time_s = get_positive(e, "wall_time_hours", p, kBig) * 3600.0, ++times;
-  if (has_key(e, "wall_time_days")) c.wall_time_s = get_positive(e, "wall_time_days", p, kBig) * 86400.0, ++times;
+  if (has_key(e, "wall_time_s")) c.wall_time_s = num(e, p, "claims[].wall_time_s"), ++times;
+  if (has_key(e, "wall_time_hours")) c.wall_time_s = num(e, p, "claims[].wall_time_hours") * 3600.0, ++times;
+  if (has_key(e, "wall_time_days")) c.wall_time_s = num(e, p, "claims[].wall_time_days") * 86400.0, ++times;
   if (times > 1) throw InputError(p, "give one of wall_time_s, wall_time_hours, wall_time_days");
-  c.bill_usd = opt_number(e, "bill_usd", p, 0, kBig);
-  c.bill_other_usd = number_or(e, "bill_other_usd", p, 0, kBig, 0);
+  c.bill_usd = opt_num(e, p, "claims[].bill_usd");
+  c.bill_other_usd = num_or(e, p, "claims[].bill_other_usd", 0);
   if (c.bill_usd && c.bill_other_usd > *c.bill_usd)
     throw InputError(path_key(p, "bill_other_usd"), "exceeds bill_usd");
-  if (has_key(e, "usd_per_hour")) c.usd_per_hour = get_positive(e, "usd_per_hour", p, kBig);
+  c.usd_per_hour = opt_num(e, p, "claims[].usd_per_hour");
   if (has_key(e, "tier")) c.tier = tier_value(e, "tier", p, false);
-  if (has_key(e, "tflops_per_chip")) c.tflops_per_chip = get_positive(e, "tflops_per_chip", p, 1e7);
-  if (has_key(e, "peak_tflops")) c.peak_tflops = get_positive(e, "peak_tflops", p, 1e7);
-  c.mfu = opt_number(e, "mfu", p, 0, 100);
-  if (has_key(e, "tokens_per_s")) c.tokens_per_s = get_positive(e, "tokens_per_s", p, kHuge);
-  if (has_key(e, "training_flops")) c.training_flops = get_positive(e, "training_flops", p, kHuge);
-  if (has_key(e, "chips_per_node")) c.chips_per_node = get_int(e, "chips_per_node", p, 1, 1000000);
-  if (has_key(e, "hbm_gb_per_chip")) c.hbm_gb_per_chip = get_positive(e, "hbm_gb_per_chip", p, 1e7);
-  if (has_key(e, "hbm_gb_per_node")) c.hbm_gb_per_node = get_positive(e, "hbm_gb_per_node", p, 1e9);
-  if (has_key(e, "hbm_tb_per_s")) c.hbm_tb_per_s = get_positive(e, "hbm_tb_per_s", p, 1e6);
-  if (has_key(e, "link_gb_per_s")) c.link_gb_per_s = get_positive(e, "link_gb_per_s", p, 1e7);
-  if (has_key(e, "network_gbps")) c.network_gbps = get_positive(e, "network_gbps", p, 1e9);
+  c.tflops_per_chip = opt_num(e, p, "claims[].tflops_per_chip");
+  c.peak_tflops = opt_num(e, p, "claims[].peak_tflops");
+  c.mfu = opt_num(e, p, "claims[].mfu");
+  c.tokens_per_s = opt_num(e, p, "claims[].tokens_per_s");
+  c.training_flops = opt_num(e, p, "claims[].training_flops");
+  if (has_key(e, "chips_per_node")) c.chips_per_node = int_of(e, p, "claims[].chips_per_node");
+  c.hbm_gb_per_chip = opt_num(e, p, "claims[].hbm_gb_per_chip");
+  c.hbm_gb_per_node = opt_num(e, p, "claims[].hbm_gb_per_node");
+  c.hbm_tb_per_s = opt_num(e, p, "claims[].hbm_tb_per_s");
+  c.link_gb_per_s = opt_num(e, p, "claims[].link_gb_per_s");
+  c.network_gbps = opt_num(e, p, "claims[].network_gbps");
   if (has_key(e, "collective")) {
     const std::string cp = path_key(p, "collective");
     const Json& col = e.at("collective");
     check_keys(col, cp, {"bytes", "time_s", "ranks"});
-    c.collective_bytes = get_positive(col, "bytes", cp, kHuge);
-    c.collective_time_s = get_positive(col, "time_s", cp, kBig);
-    c.collective_ranks = get_int_or(col, "ranks", cp, 2, 10000000, 2);
+    c.collective_bytes = num(col, cp, "claims[].collective.bytes");
+    c.collective_time_s = num(col, cp, "claims[].collective.time_s");
+    c.collective_ranks = int_or(col, cp, "claims[].collective.ranks", 2);
   }
   return c;
 }

@@ -248,9 +248,9 @@ const TermModel kTermModels[] = {
 
 ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
   const Instance& i = job.spec.scenario.instance;
-  return {"links", i.intra.type + " " + format_fixed(i.intra.gbps_per_chip, 0) + " Gbps per chip, network " +
+  return {"links", i.intra.type + " " + format_fixed(i.intra.gb_per_s_per_chip, 0) + " GB/s per chip, network " +
                        format_fixed(i.inter_node_gbps, 0) + " Gbps per node",
-          preset_source(lib, "instance", job.spec.instance_id, "intra.gbps_per_chip", i.source)};
+          preset_source(lib, "instance", job.spec.instance_id, "intra.gb_per_s_per_chip", i.source)};
 }
 
 }  // namespace

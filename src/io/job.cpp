@@ -120,14 +120,8 @@ namespace {
 // An error on a scenario path, named as a link spells it, with the path: "n (nodes): ...",
 // "o.checkpoint.interval_min (overheads.checkpoint.interval_min): ...".
 InputError as_link_error(const InputError& e) {
-  const std::string& path = e.field();
-  for (const auto& f : scenario_fields())
-    if (!f.hash_key.empty() && f.path == path) return InputError(std::string(f.hash_key) + " (" + path + ")", e.reason());
-  for (const auto& [section, key] : {std::pair<const char*, const char*>{"overheads.", "o."}, {"campaign.", "k."},
-                                     {"energy.", "e."}})
-    if (path.rfind(section, 0) == 0)
-      return InputError(key + path.substr(std::string(section).size()) + " (" + path + ")", e.reason());
-  return e;
+  const std::string key = link_key(e.field());
+  return key.empty() ? e : InputError(key + " (" + e.field() + ")", e.reason());
 }
 
 }  // namespace

@@ -401,11 +401,6 @@ double get_zero_or_number_or(const Json& obj, std::string_view key, const std::s
   return has_key(obj, key) ? get_zero_or_number(obj, key, path, min_positive, max) : fallback;
 }
 
-double get_positive_or(const Json& obj, std::string_view key, const std::string& path, double max,
-                       double fallback) {
-  return has_key(obj, key) ? get_positive(obj, key, path, max) : fallback;
-}
-
 int get_int(const Json& obj, std::string_view key, const std::string& path, int min, int max) {
   return static_cast<int>(to_int64(require_key(obj, key, path), path_key(path, key), min, max));
 }

@@ -100,8 +100,6 @@ double get_zero_or_number(const Json& obj, std::string_view key, const std::stri
                           double min_positive, double max);
 double get_zero_or_number_or(const Json& obj, std::string_view key, const std::string& path,
                              double min_positive, double max, double fallback);
-double get_positive_or(const Json& obj, std::string_view key, const std::string& path, double max,
-                       double fallback);
 int get_int(const Json& obj, std::string_view key, const std::string& path, int min, int max);
 int get_int_or(const Json& obj, std::string_view key, const std::string& path, int min, int max,
                int fallback);

@@ -26,7 +26,7 @@ using namespace limits;
 constexpr double kMinTflops = 1e-3;       // 1 GFLOP/s
 constexpr double kMinHbmGib = 1e-2;
 constexpr double kMinHbmTbps = 1e-3;      // 1 GB/s
-constexpr double kMinLinkGBps = 1e-3;     // 1 MB/s
+constexpr double kMinLinkGBPerS = 1e-3;     // 1 MB/s
 constexpr double kMinNetworkGbps = 1e-3;  // 1 Mbit/s
 constexpr double kMinEfficiency = 1e-3;   // of a peak or a link
 constexpr double kMaxTflops = 1e6;
@@ -35,7 +35,7 @@ constexpr double kMaxHbmTbps = 1000;
 constexpr int kMaxDevicesPerChip = 64;
 constexpr double kMaxPowerW = 1e5;
 constexpr int kMaxChipsPerNode = 100000;
-constexpr double kMaxLinkGBps = 1e6;
+constexpr double kMaxLinkGBPerS = 1e6;
 constexpr double kMaxLatencyUs = 1e6;
 constexpr double kMaxNetworkGbps = 1e7;
 constexpr double kMaxHostPowerW = 1e7;
@@ -51,7 +51,7 @@ const std::vector<std::string_view> kCalibrationKeys = {
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tbps", "devices_per_chip",
     "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "calibration", "sources"};
-const std::vector<std::string_view> kIntraKeys = {"type", "gbps_per_chip", "latency_us",
+const std::vector<std::string_view> kIntraKeys = {"type", "gb_per_s_per_chip", "latency_us",
                                                   "efficiency"};
 const std::vector<std::string_view> kInterKeys = {"type", "latency_us", "efficiency"};
 const std::vector<std::string_view> kPriceKeys = {"tier", "price_usd_per_hour", "region", "regions", "date",
@@ -279,11 +279,15 @@ void read_fabric(const Json& j, std::string_view key, const std::string& path, N
                  bool with_bandwidth, Fabric& fab) {
   const std::string fp = path_key(path, key);
   const Json& o = get_object(j, key, path);
+  // The key said Gbit/s and held GB/s: renamed (issue 11), not read under its old name, so a file
+  // written for the old key cannot be read as eight times too slow or fast.
+  if (with_bandwidth && has_key(o, "gbps_per_chip"))
+    throw InputError(path_key(fp, "gbps_per_chip"), "renamed gb_per_s_per_chip (GB/s per chip, one direction)");
   check_keys(o, fp, with_bandwidth ? kIntraKeys : kInterKeys);
   Fields f(o, fp, need);
   if (f.want("type")) fab.type = get_string(o, "type", fp);
-  if (with_bandwidth && f.want("gbps_per_chip")) {
-    fab.gbps_per_chip = get_zero_or_number(o, "gbps_per_chip", fp, kMinLinkGBps, kMaxLinkGBps);
+  if (with_bandwidth && f.want("gb_per_s_per_chip")) {
+    fab.gb_per_s_per_chip = get_zero_or_number(o, "gb_per_s_per_chip", fp, kMinLinkGBPerS, kMaxLinkGBPerS);
   }
   if (f.want("latency_us")) fab.latency_us = get_number(o, "latency_us", fp, 0, kMaxLatencyUs);
   if (f.want("efficiency")) fab.efficiency = get_number(o, "efficiency", fp, kMinEfficiency, 1);
@@ -428,10 +432,10 @@ std::vector<SourceNote> read_instance(const Json& j, const std::string& path, Ne
 }
 
 void validate_instance(const Instance& x, const std::string& path, const std::string& hint) {
-  if (x.chips_per_node > 1 && !(x.intra.gbps_per_chip > 0)) {
-    throw InputError(path_key(path_key(path, "intra"), "gbps_per_chip"),
+  if (x.chips_per_node > 1 && !(x.intra.gb_per_s_per_chip > 0)) {
+    throw InputError(path_key(path_key(path, "intra"), "gb_per_s_per_chip"),
                      "must be > 0 when chips_per_node > 1 (got " +
-                         format_number(x.intra.gbps_per_chip) + ")" + hint);
+                         format_number(x.intra.gb_per_s_per_chip) + ")" + hint);
   }
   if (x.spot_discount > 0 && !has_tier(x, "on_demand")) {
     throw InputError(path_key(path, "spot_discount"),
@@ -1096,7 +1100,7 @@ Instance parse_inline_instance(const Json& j, const std::string& path, const Pre
                           : 0;
     const Instance* best = nullptr;
     auto rank = [&](const Instance& t) {
-      return t.chips_per_node == chips ? 2 : (t.intra.gbps_per_chip > 0 ? 1 : 0);
+      return t.chips_per_node == chips ? 2 : (t.intra.gb_per_s_per_chip > 0 ? 1 : 0);
     };
     for (const auto& t : lib.instances) {
       if (t.accelerator_id == acc_out.id && (best == nullptr || rank(t) > rank(*best))) best = &t;

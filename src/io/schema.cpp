@@ -16,6 +16,7 @@ const char* to_string(FieldType t) {
     case FieldType::flag: return "true or false";
     case FieldType::flag_auto: return "true, false or \"auto\"";
     case FieldType::price_mix: return "pricing tiers";
+    case FieldType::id_map: return "id to id";
     case FieldType::text: return "text";
     case FieldType::section: return "object";
     case FieldType::list: return "list of objects";
@@ -28,10 +29,9 @@ namespace {
 constexpr double kMaxDegree = 1 << 20;
 using T = FieldType;
 
-}  // namespace
-
-const std::vector<FieldDef>& scenario_fields() {
-  static const std::vector<FieldDef> fields = {
+// The scenario's own fields: model, cluster, plan, training.
+std::vector<FieldDef> job_fields() {
+  return {
       {"name", "", T::text, "", 0, 0, "", "Shown as the scenario's title.", ""},
       {"description", "", T::text, "", 0, 0, "", "What the scenario is about.", ""},
       {"source", "", T::text, "", 0, 0, "", "Where its figures come from.", ""},
@@ -98,8 +98,42 @@ const std::vector<FieldDef>& scenario_fields() {
        "Power cap per chip (nvidia-smi -pl, or a part sold at a lower power): compute slows as the cube root "
        "of cap / power_w; energy is billed at the cap.",
        "first-order CMOS scaling, Hennessy & Patterson, Computer Architecture 6th ed. Section 1.5"},
+  };
+}
+
+// Bounds of the cost fields (docs/reliability.md lists them). A maximum is far beyond any real
+// campaign; a minimum keeps what the cost model divides by (an interval, a bandwidth, a share, a
+// number of years or runs) from making a bill overflow: 1e-300 runs per month is 1e300 months.
+constexpr double kMaxUsd = 1e12;           // a price, a salary, a capex per node
+constexpr double kMaxUsdPerUnit = 1e4;     // per GB, per GB-month, per kWh
+constexpr double kMaxGb = 1e12;            // a dataset or a transfer (an exabyte)
+constexpr double kMaxMinutes = 1e7;        // about 19 years
+constexpr double kMaxSeconds = 1e9;        // about 32 years
+constexpr double kMaxRuns = 1e6;
+constexpr double kMinRuns = 1e-3;
+constexpr double kMaxRatePerHour = 100;    // failures per node-hour, interruptions per hour
+constexpr double kMinYears = 0.01, kMaxYears = 100;
+constexpr double kMinShare = 1e-3;         // utilization, truncated fraction
+constexpr double kMaxMonths = 1200;
+constexpr double kMaxPowerW = 1e7;
+constexpr double kMaxBytes = 1e35;
+constexpr const char* kCost = "src/core/cost.hpp";
+const std::vector<std::string_view> kServices = {"s3_standard", "s3_express_one_zone", "fsx_lustre"};
+
+std::vector<FieldDef> pricing_fields() {
+  return {
       {"pricing", "", T::section, "", 0, 0, "on_demand", "One tier for all hours (tier, fallback) or a mix.",
        "src/io/cost_json.hpp"},
+      {"pricing.tier", "", T::id, "", 0, 0, "on_demand",
+       "The one tier every hour is billed at (core/commitments.hpp lists them); a link writes it as a one-tier "
+       "pr.", "AWS EC2 pricing pages (presets/instances.json)"},
+      {"pricing.fallback", "", T::id, "", 0, 0, "capacity_block with the default tier",
+       "The tier billed when pricing.tier has no public price for the instance.", ""},
+      {"pricing.usd_per_hour", "", T::number, "USD per instance-hour", 0, kMaxUsd, "",
+       "A negotiated rate, with tier custom.", ""},
+      {"pricing.discount", "", T::number, "fraction", 0, 1, "",
+       "Fraction off on demand (custom, savings plans: required, at most the published maximum; spot).",
+       "AWS Savings Plans pricing page"},
       {"pricing.mix", "pr", T::price_mix, "", 0, 0, "", "Shares of instance-hours per tier, or instances per tier.",
        "src/io/cost_json.hpp"},
       {"pricing.spot_discount", "sd", T::number, "fraction", 0, 1,
@@ -109,29 +143,259 @@ const std::vector<FieldDef>& scenario_fields() {
        "AWS region every instance is priced in. Given, an instance without a price there says where it has one; "
        "left at the default, an instance sold only elsewhere (trn2.48xlarge: us-east-2) is priced there, said so.",
        "AWS Price List (presets/instances.json)"},
-      {"pricing.instance_regions", "", T::section, "", 0, 0, "",
+      {"pricing.instance_regions", "ir", T::id_map, "", 0, 0, "",
        "A region per instance id, for an instance not sold in pricing.region (trn2.48xlarge: us-east-2); "
-       "the comparison names each row's region.", ""},
+       "the comparison names each row's region. A link writes instance:region pairs.", ""},
       {"pricing.idle_commitment", "ic", T::enumeration, "", 0, 0, "bill",
        "Hours of a Reserved Instance or Savings Plan term, or of a Capacity Block, that the campaign does not "
        "use: bill (this job pays them) or share (other work fills them; reported, not billed).",
        "EC2 User Guide: RIs are billed every hour of the term", {"bill", "share"}},
-      {"overheads", "", T::section, "", 0, 0, "", "Compile, warm-up, checkpoints, failures, spot, queueing, "
-       "storage by service, transfer, engineering.", "src/core/cost.hpp"},
-      {"campaign", "", T::section, "", 0, 0, "one run", "Runs, full runs, truncated fraction, runs per month.",
-       "src/core/cost.hpp"},
-      {"incidents", "", T::list, "", 0, 0, "", "Lost days, OOMs, throughput regressions and failed-run fractions, "
-       "each a bill line at the blended instance rate.", "src/io/cost_json.hpp"},
-      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster (capex, depreciation to a residual, financing, "
-       "maintenance, power, colocation, staff): its bill and the break-even utilization against the cloud.",
-       "src/core/cost.hpp"},
-      {"energy", "", T::section, "", 0, 0, "", "Electricity price, grid intensity, PUE, node power.",
-       "src/core/cost.hpp"},
-      {"claims", "", T::list, "", 0, 0, "", "Claims of a field report to check against the model.",
-       "src/io/cost_json.hpp"},
+  };
+}
+
+// What the bill is measured against.
+std::vector<FieldDef> goal_fields() {
+  return {
       {"deadline_days", "dl", T::number, "days", 0.001, 1e6, "", "Does one full run finish in time?", ""},
       {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance.", ""},
   };
+}
+
+std::vector<FieldDef> overhead_fields() {
+  return {
+      {"overheads", "", T::section, "", 0, 0, "", "Compile, warm-up, checkpoints, failures, spot, queueing, "
+       "storage by service, transfer, engineering.", kCost},
+      {"overheads.queue_hours", "o.queue_hours", T::number, "hours", 0, kMaxMinutes / 60, "0",
+       "Waiting for capacity before each run: wall time, not billed.", ""},
+      {"overheads.compile.first_s", "o.compile.first_s", T::number, "s", 0, kMaxSeconds,
+       "by accelerator family (Neuron: minutes; CUDA: seconds)", "First compile of the training graph.",
+       "core/cost.cpp compile_defaults()"},
+      {"overheads.compile.recompile_s", "o.compile.recompile_s", T::number, "s", 0, kMaxSeconds,
+       "by accelerator family", "Compile of each further input shape.", "core/cost.cpp compile_defaults()"},
+      {"overheads.compile.shapes", "o.compile.shapes", T::integer, "shapes", 1, 100000, "1",
+       "Distinct input shapes (sequence-length buckets): shapes - 1 recompiles.", ""},
+      {"overheads.compile.cache_hit", "o.compile.cache_hit", T::number, "fraction", 0, 1, "0",
+       "Share of compile work a later run finds in a reused compile cache.", ""},
+      {"overheads.warmup.minutes", "o.warmup.minutes", T::number, "minutes", 0, kMaxMinutes, "by accelerator family",
+       "Slow phase at the start of a run (loader, caches, autotuning).", "core/cost.cpp compile_defaults()"},
+      {"overheads.warmup.throughput", "o.warmup.throughput", T::number, "fraction", 0, 1, "by accelerator family",
+       "Share of steady throughput during the warm-up.", "core/cost.cpp compile_defaults()"},
+      {"overheads.checkpoint.interval_min", "o.checkpoint.interval_min", T::number_auto, "minutes", 1.0 / 60,
+       kMaxMinutes, "auto", "Training between checkpoints; auto: the Young/Daly optimum for the failure rate.",
+       "Young 1974; Daly 2006"},
+      {"overheads.checkpoint.write_gb_per_s", "o.checkpoint.write_gb_per_s", T::number, "GB/s", 1e-3, 1e6,
+       "the FSx file system's throughput on FSx for Lustre, else 10",
+       "Aggregate write bandwidth to checkpoint storage.", "FSx for Lustre User Guide (hardware.md 2.4.6)"},
+      {"overheads.checkpoint.bytes", "o.checkpoint.bytes", T::number, "bytes", 0, kMaxBytes,
+       "the model and optimizer state", "Size of one checkpoint; 0 takes it from the estimate.", ""},
+      {"overheads.checkpoint.kept", "o.checkpoint.kept", T::integer, "checkpoints", 0, 100000, "2",
+       "Checkpoints kept in storage at a time.", ""},
+      {"overheads.failures.per_node_hour", "o.failures.per_node_hour", T::number, "per node-hour", 0,
+       kMaxRatePerHour, "1.58e-4",
+       "Unexpected interruptions per node-hour.",
+       "Llama 3 (Dubey et al. 2024, sec. 3.3.4): 419 in 54 days on 2,048 nodes"},
+      {"overheads.failures.restart_min", "o.failures.restart_min", T::number, "minutes", 0, kMaxMinutes, "20",
+       "Detect a failure, replace the node, reload the checkpoint.", ""},
+      {"overheads.spot.interruptions_per_hour", "o.spot.interruptions_per_hour", T::number, "per instance-hour", 0,
+       kMaxRatePerHour, "the instance's Spot Instance Advisor band in the region",
+       "Spot interruptions per spot instance-hour.", "AWS Spot Instance Advisor (presets/instances.json)"},
+      {"overheads.spot.restart_min", "o.spot.restart_min", T::number, "minutes", 0, kMaxMinutes, "30",
+       "Get spot capacity back and restart.", ""},
+      {"overheads.engineering.person_weeks", "o.engineering.person_weeks", T::number, "person-weeks", 0, kMaxRuns,
+       "0", "One-off migration or porting effort.", ""},
+      {"overheads.engineering.usd_per_week", "o.engineering.usd_per_week", T::number, "USD per person-week", 0,
+       kMaxUsd, "0", "Loaded cost of one person-week.", ""},
+      {"overheads.engineering.spread_runs", "o.engineering.spread_runs", T::number, "runs", 0, kMaxRuns, "0",
+       "Spread the one-off over this many runs (0: all on this campaign).", "", {}, {}, kMinRuns},
+  };
+}
+
+std::vector<FieldDef> storage_fields() {
+  return {
+      {"overheads.storage.dataset_gb", "o.storage.dataset_gb", T::number, "GB", 0, kMaxGb, "0",
+       "Training data kept in storage during the campaign.", ""},
+      {"overheads.storage.retention_days", "o.storage.retention_days", T::number, "days", 0, kMaxMonths * 730 / 24,
+       "0", "Checkpoints and data kept after the campaign.", ""},
+      {"overheads.storage.retention_months", "o.storage.retention_months", T::number, "months", 0, kMaxMonths, "",
+       "The older form of retention_days (a month is 730 h).", "AWS pricing convention: 730 hours a month"},
+      {"overheads.storage.checkpoints_service", "o.storage.checkpoints_service", T::enumeration, "", 0, 0,
+       "s3_standard", "Where checkpoints are stored.", "AWS S3 and FSx pricing pages (presets/services.json)",
+       kServices},
+      {"overheads.storage.dataset_service", "o.storage.dataset_service", T::enumeration, "", 0, 0, "s3_standard",
+       "Where the dataset is stored.", "AWS S3 and FSx pricing pages (presets/services.json)", kServices},
+      {"overheads.storage.fsx_tier", "o.storage.fsx_tier", T::enumeration, "", 0, 0, "persistent_2_125",
+       "FSx for Lustre deployment and throughput tier (MB/s per TiB), when a service is fsx_lustre.",
+       "FSx for Lustre pricing page (presets/services.json)",
+       {"persistent_2_125", "persistent_2_250", "persistent_2_500", "persistent_2_1000", "scratch_2"}},
+      {"overheads.storage.fsx_capacity_tib", "o.storage.fsx_capacity_tib", T::number, "TiB", 1e-3, kMaxGb / 1024,
+       "what it holds", "Provisioned FSx for Lustre capacity.", ""},
+      {"overheads.storage.usd_per_gb_month", "o.storage.usd_per_gb_month", T::number, "USD per GB-month", 0,
+       kMaxUsdPerUnit, "each service's published, tiered rate", "A flat rate for every stored GB instead.", ""},
+      {"overheads.transfer.cross_region_copies", "o.transfer.cross_region_copies", T::number, "copies", 0, kMaxRuns,
+       "0", "Copies of the dataset to another region.", ""},
+      {"overheads.transfer.copy_gb", "o.transfer.copy_gb", T::number, "GB", 0, kMaxGb, "overheads.storage.dataset_gb",
+       "Size of one copy.", ""},
+      {"overheads.transfer.copy_from_region", "o.transfer.copy_from_region", T::id, "", 0, 0, "us-east-1",
+       "Region a copy leaves (transfer is billed out of the source).", "AWS EC2 data transfer pricing"},
+      {"overheads.transfer.copy_to_region", "o.transfer.copy_to_region", T::id, "", 0, 0,
+       "another region, at the usual US/EU rate", "Region a copy goes to.", "AWS EC2 data transfer pricing"},
+      {"overheads.transfer.cross_region_usd_per_gb", "o.transfer.cross_region_usd_per_gb", T::number, "USD per GB",
+       0, kMaxUsdPerUnit, "the region pair's published rate", "A flat inter-region rate instead.", ""},
+      {"overheads.transfer.egress_gb", "o.transfer.egress_gb", T::number, "GB", 0, kMaxGb, "0",
+       "To the internet, once per campaign.", ""},
+      {"overheads.transfer.egress_gb_per_month", "o.transfer.egress_gb_per_month", T::number, "GB per month", 0,
+       kMaxGb, "0", "To the internet, every month of the campaign.", ""},
+      {"overheads.transfer.egress_usd_per_gb", "o.transfer.egress_usd_per_gb", T::number, "USD per GB", 0,
+       kMaxUsdPerUnit, "the published tiers and the free 100 GB a month", "A flat egress rate instead.",
+       "AWS EC2 data transfer pricing"},
+  };
+}
+
+std::vector<FieldDef> campaign_fields() {
+  return {
+      {"campaign", "", T::section, "", 0, 0, "one run", "Runs, full runs, truncated fraction, runs per month.", kCost},
+      {"campaign.runs", "k.runs", T::number, "runs", kMinRuns, kMaxRuns, "1", "Runs of the job (may be an expected "
+       "count).", ""},
+      {"campaign.full_runs", "k.full_runs", T::number, "runs", 0, kMaxRuns, "all of them",
+       "Runs that train to the end.", ""},
+      {"campaign.truncated_fraction", "k.truncated_fraction", T::number, "fraction", kMinShare, 1, "1",
+       "Share of the training each other run completes.", ""},
+      {"campaign.runs_per_month", "k.runs_per_month", T::number, "runs per month", 0, kMaxRuns, "0 (back to back)",
+       "Pace of the campaign.", "", {}, {}, kMinRuns},
+      {"incidents", "in", T::list, "", 0, 0, "", "Lost days, OOMs, throughput regressions and failed-run fractions, "
+       "each a bill line at the blended instance rate. A link writes how many (in=2), then each item's fields "
+       "(in.0.kind, in.0.hours, ...).", "src/io/cost_json.hpp"},
+      {"incidents[].kind", "in.kind", T::enumeration, "", 0, 0, "", "What happened.", "",
+       {"lost_day", "oom", "throughput_regression", "failed_runs"}},
+      {"incidents[].days", "in.days", T::number, "days", kMinYears, kMaxMinutes / 1440, "1 for lost_day",
+       "lost_day: days lost; throughput_regression: calendar days it lasted.", ""},
+      {"incidents[].hours", "in.hours", T::number, "hours", kMinYears, kMaxMinutes / 60, "",
+       "oom: hours of the job's nodes lost.", ""},
+      {"incidents[].fraction", "in.fraction", T::number, "fraction", 0, 1, "",
+       "throughput_regression: throughput lost (below 1); failed_runs: share of runs rerun.", ""},
+      {"incidents[].progress", "in.progress", T::number, "fraction", 1e-3, 1, "1",
+       "failed_runs: share of a run done when it fails.", ""},
+      {"incidents[].note", "in.note", T::text, "", 0, 0, "", "Shown on the bill line (e.g. the claim, A39).", ""},
+  };
+}
+
+std::vector<FieldDef> owned_fields() {
+  return {
+      {"owned_cluster", "", T::section, "", 0, 0, "", "An owned cluster (capex, depreciation to a residual, "
+       "financing, maintenance, power, colocation, staff): its bill and the break-even utilization against the "
+       "cloud.", kCost},
+      {"owned_cluster.instance", "oc.instance", T::id, "", 0, 0, "the job's instance", "The hardware owned.", ""},
+      {"owned_cluster.nodes", "oc.nodes", T::integer, "nodes", 1, 1000000, "the job's nodes", "Size of the cluster.",
+       ""},
+      {"owned_cluster.capex_usd_per_node", "oc.capex_usd_per_node", T::number, "USD", 0, kMaxUsd, "",
+       "Purchase price of one node with its share of the network (required).", ""},
+      {"owned_cluster.depreciation_years", "oc.depreciation_years", T::number, "years", kMinYears, kMaxYears, "4",
+       "Straight line to the residual value.", ""},
+      {"owned_cluster.residual_fraction", "oc.residual_fraction", T::number, "fraction", 0, 1, "0",
+       "Resale value at the end of depreciation, as a share of capex.", ""},
+      {"owned_cluster.financing_rate", "oc.financing_rate", T::number, "per year", 0, 1, "0 (paid in cash)",
+       "Annual interest on the capex.", ""},
+      {"owned_cluster.financing_years", "oc.financing_years", T::number, "years", kMinYears, kMaxYears,
+       "depreciation_years", "Loan term.", ""},
+      {"owned_cluster.maintenance_usd_per_year", "oc.maintenance_usd_per_year", T::number, "USD per year", 0,
+       kMaxUsd, "0", "Support contracts for the whole cluster.", ""},
+      {"owned_cluster.maintenance_fraction_per_year", "oc.maintenance_fraction_per_year", T::number,
+       "fraction of capex per year", 0, 1, "0", "Support as a share of capex (adds to the above).", ""},
+      {"owned_cluster.colocation_usd_per_kw_month", "oc.colocation_usd_per_kw_month", T::number,
+       "USD per kW-month", 0, kMaxUsdPerUnit, "0", "Colocation by IT power (node power, before PUE).", ""},
+      {"owned_cluster.utilization", "oc.utilization", T::number, "fraction", kMinShare, 1, "0.6",
+       "Busy share of the year (idle hours are paid too).", ""},
+      {"owned_cluster.node_power_w", "oc.node_power_w", T::number, "W", 0, kMaxPowerW,
+       "chips x chip power + host power", "Measured power of one node.", "presets/accelerators.json"},
+      {"owned_cluster.idle_power_fraction", "oc.idle_power_fraction", T::number, "fraction", 0, 1, "0.3",
+       "Power drawn while idle, as a share of busy power.", ""},
+      {"owned_cluster.pue", "oc.pue", T::number, "", 1, 10, "1.3", "On-premises power usage effectiveness.",
+       "Uptime Institute 2023 survey (~1.58 average; 1.3 for a modern GPU room)"},
+      {"owned_cluster.usd_per_kwh", "oc.usd_per_kwh", T::number, "USD per kWh", 0, kMaxUsdPerUnit,
+       "energy.usd_per_kwh", "Electricity price on premises.", ""},
+      {"owned_cluster.facility_usd_per_year", "oc.facility_usd_per_year", T::number, "USD per year", 0, kMaxUsd,
+       "0", "Space, cooling plant, network contracts.", ""},
+      {"owned_cluster.staff_usd_per_year", "oc.staff_usd_per_year", T::number, "USD per year", 0, kMaxUsd, "0",
+       "Operations staff.", ""},
+      {"owned_cluster.horizon_years", "oc.horizon_years", T::number, "years", kMinYears, kMaxYears, "3",
+       "Years the total cost of ownership is summed over.", ""},
+  };
+}
+
+std::vector<FieldDef> energy_fields() {
+  return {
+      {"energy", "", T::section, "", 0, 0, "", "Electricity price, grid intensity, PUE, node power.", kCost},
+      {"energy.usd_per_kwh", "e.usd_per_kwh", T::number, "USD per kWh", 0, kMaxUsdPerUnit, "0.10",
+       "Electricity price (shown beside the cloud bill; priced into an owned one).",
+       "EIA 2024: US industrial ~0.08, commercial ~0.13"},
+      {"energy.grid_kg_co2e_per_kwh", "e.grid_kg_co2e_per_kwh", T::number, "kg CO2e per kWh", 0, 100, "0.37",
+       "Grid carbon intensity.", "EPA eGRID 2022 US average (~820 lb CO2e/MWh)"},
+      {"energy.cloud_pue", "e.cloud_pue", T::number, "", 1, 10, "1.15", "Power usage effectiveness of the cloud "
+       "data centre.", "Amazon sustainability report 2023 (AWS global PUE)"},
+      {"energy.node_power_w", "e.node_power_w", T::number, "W", 0, kMaxPowerW, "chips x chip power + host power",
+       "Measured power of one node.", "presets/accelerators.json, presets/instances.json"},
+  };
+}
+
+// Bounds of a claim's figures: 35x to 10,000x above the largest figure any system had in 2026, so
+// that the checker still calls an overstated claim implausible or impossible, while a typo of
+// 1e15 is an error naming the field; and a floor (a second, a thousandth of a unit) under what
+// the checker divides by, so that no implied figure overflows (1e-300 s would imply 1e303 MFU). Largest today: GB300 15 PFLOP/s dense FP4 and 288 GB HBM at
+// 8 TB/s per GPU, NVLink5 1.8 TB/s, 3,200 Gbit/s EFA per node (presets/instances.json); Llama 3
+// 405B trained on 3.8e25 FLOPs (Dubey et al. 2024); no training bill near $100 B.
+constexpr double kClaimDays = 3650;  // ten years of training
+constexpr const char* kSeeds = "../shared/reference/seed-cases.md";
+
+std::vector<FieldDef> claim_fields() {
+  return {
+      {"claims", "", T::list, "", 0, 0, "", "Claims of a field report to check against the model.",
+       "src/io/cost_json.hpp"},
+      {"claims[].id", "", T::text, "", 0, 0, "", "The report's number (A12): capital letters then a number.", kSeeds},
+      {"claims[].text", "", T::text, "", 0, 0, "", "The claim as the report words it.", kSeeds},
+      {"claims[].reason", "", T::text, "", 0, 0, "", "Why a claim of text alone cannot be checked.", ""},
+      {"claims[].instance", "", T::id, "", 0, 0, "the scenario's", "The instance the claim is about.", ""},
+      {"claims[].other_workload", "", T::flag, "", 0, 0, "false", "The claim is about another model than the "
+       "scenario's: only its hardware figures are checked.", ""},
+      {"claims[].runs", "", T::number, "runs", 1e-6, kMaxRuns, "1", "Runs of the wall time in bill_usd.", ""},
+      {"claims[].nodes", "", T::integer, "nodes", 1, 1000000, "the scenario's", "Nodes the claim ran on.", ""},
+      {"claims[].wall_time_s", "", T::number, "s", 1, kClaimDays * 86400, "", "Wall time claimed.", ""},
+      {"claims[].wall_time_hours", "", T::number, "hours", 1.0 / 3600, kClaimDays * 24, "", "Wall time claimed.", ""},
+      {"claims[].wall_time_days", "", T::number, "days", 1.0 / 86400, kClaimDays, "", "Wall time claimed.", ""},
+      {"claims[].bill_usd", "", T::number, "USD", 0, 1e11, "", "Bill claimed.", ""},
+      {"claims[].bill_other_usd", "", T::number, "USD", 0, 1e11, "0", "Part of bill_usd that is not compute.", ""},
+      {"claims[].usd_per_hour", "", T::number, "USD per instance-hour", 1e-3, 1e5, "", "Rate claimed.", ""},
+      {"claims[].tier", "", T::id, "", 0, 0, "on_demand", "Tier of usd_per_hour.", ""},
+      {"claims[].tflops_per_chip", "", T::number, "TFLOP/s", 1e-3, 1e5, "", "Achieved model FLOP rate per chip.", ""},
+      {"claims[].peak_tflops", "", T::number, "TFLOP/s", 1e-3, 1e5, "", "Peak rate per chip claimed.", ""},
+      {"claims[].mfu", "", T::number, "fraction", 0, 10, "", "Model FLOPs utilization claimed (1 = 100%).", ""},
+      {"claims[].tokens_per_s", "", T::number, "tokens/s", 1e-3, 1e10, "", "Throughput of the whole job.", ""},
+      {"claims[].training_flops", "", T::number, "FLOPs", 1, 1e30, "", "Training compute claimed.", ""},
+      {"claims[].chips_per_node", "", T::integer, "chips", 1, 10000, "", "Chips per node claimed.", ""},
+      {"claims[].hbm_gb_per_chip", "", T::number, "GB", 1e-3, 1e4, "", "HBM per chip claimed.", ""},
+      {"claims[].hbm_gb_per_node", "", T::number, "GB", 1e-3, 1e6, "", "HBM per node claimed.", ""},
+      {"claims[].hbm_tb_per_s", "", T::number, "TB/s", 1e-3, 1e3, "", "HBM bandwidth per chip claimed.", ""},
+      {"claims[].link_gb_per_s", "", T::number, "GB/s", 1e-3, 1e5, "", "Chip-to-chip link bandwidth claimed.", ""},
+      {"claims[].network_gbps", "", T::number, "Gbit/s", 1e-3, 1e6, "", "Network bandwidth per node claimed.", ""},
+      {"claims[].collective.bytes", "", T::number, "bytes", 1, 1e15, "", "Size of a collective claimed.", ""},
+      {"claims[].collective.time_s", "", T::number, "s", 1e-9, 1e6, "", "Its time.", ""},
+      {"claims[].collective.ranks", "", T::integer, "ranks", 2, 10000000, "2", "Ranks it spans.", ""},
+      {"claims[].parts", "", T::list, "", 0, 0, "", "Several figures of one claim, each checked as a claim (the "
+       "claim's instance, nodes, tier, runs and wall time are their defaults).", ""},
+  };
+}
+
+}  // namespace
+
+const std::vector<FieldDef>& scenario_fields() {
+  static const std::vector<FieldDef> fields = [] {
+    std::vector<FieldDef> v = job_fields();
+    for (auto part : {pricing_fields, goal_fields, overhead_fields, storage_fields, campaign_fields, owned_fields,
+                      energy_fields, claim_fields}) {
+      const std::vector<FieldDef> rows = part();
+      v.insert(v.end(), rows.begin(), rows.end());
+    }
+    return v;
+  }();
   return fields;
 }
 

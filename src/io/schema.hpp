@@ -2,7 +2,9 @@
 // the URL hash carries it under the row's key, the editor takes its range and help from it, and
 // docs/scenario-fields.md is generated from the table (`traincalc list fields --format markdown`).
 // Adding a field is one row here plus what the model does with it. The cost sections (pricing
-// tiers, overheads, campaign, owned cluster, energy, claims) are read by io/cost_json.
+// tiers, overheads, campaign, incidents, owned cluster, energy, claims) are read by io/cost_json
+// with the ranges of their rows. A row of a list's items is written "incidents[].hours"; a link
+// writes it in.<i>.hours.
 #pragma once
 
 #include <string>
@@ -22,6 +24,7 @@ enum class FieldType {
   flag,          // true or false
   flag_auto,     // true, false or "auto"
   price_mix,     // pricing tiers with shares (io/cost_json)
+  id_map,        // an object of id -> id (pricing.instance_regions)
   text,
   section,       // an object of further fields
   list,          // a list of objects

@@ -28,18 +28,16 @@ const std::vector<FieldDef>& key_defs() {
   return defs;
 }
 
-// Sections whose numeric leaves travel as <prefix>.<section>.<field> or <prefix>.<field>.
-struct Section {
-  const char* prefix;
-  const char* path;
-  int depth;  // 2: prefix.section.field; 1: prefix.field
-};
-const std::vector<Section>& sections() {
-  static const std::vector<Section> s = {{"o", "overheads", 2}, {"k", "campaign", 1},
-                                         {"e", "energy", 1}};
-  return s;
+// A row of a list's items ("incidents[].hours"): the link writes it <key prefix>.<i>.<field>.
+bool is_item_row(const FieldDef& d) { return d.path.find("[]") != std::string_view::npos; }
+// The list of an item row ("incidents"), and the item's field ("hours").
+std::string_view list_of(const FieldDef& d) { return d.path.substr(0, d.path.find("[]")); }
+std::string_view item_field(const FieldDef& d) { return d.path.substr(d.path.find("[].") + 3); }
+// The link key of a list's item field: in.<i>.hours for "in.hours".
+std::string item_key(const FieldDef& d, std::size_t i) {
+  const auto dot = d.hash_key.find('.');
+  return std::string(d.hash_key.substr(0, dot)) + "." + std::to_string(i) + std::string(d.hash_key.substr(dot));
 }
-
 
 bool is_name_char(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'; }
 
@@ -219,6 +217,25 @@ Json parse_price_mix(const std::string& v, const std::string& key) {
   return mix;
 }
 
+// "trn2.48xlarge:us-east-2,p5.48xlarge:us-west-2": an id for each id.
+Json parse_id_map(const std::string& v, const std::string& key) {
+  Json map = Json::object();
+  std::size_t start = 0;
+  while (start <= v.size()) {
+    const auto comma = v.find(',', start);
+    const std::string entry = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto colon = entry.find(':');
+    if (colon == std::string::npos) throw InputError(key, "each entry is id:id (got " + quote(entry) + ")");
+    const std::string from = check_id(entry.substr(0, colon), key);
+    if (map.contains(from)) throw InputError(key, quote(from) + " given twice");
+    if (map.size() >= kMaxListItems) throw InputError(key, "more than 16 entries");
+    map[from] = check_id(entry.substr(colon + 1), key);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return map;
+}
+
 Json parse_value(const FieldDef& d, const std::string& v, const std::string& key) {
   switch (d.type) {
     case FieldType::id:
@@ -264,95 +281,122 @@ Json parse_value(const FieldDef& d, const std::string& v, const std::string& key
       throw InputError(key, "must be 0, 1 or auto (got " + quote(v) + ")");
     case FieldType::price_mix:
       return parse_price_mix(v, key);
-    case FieldType::text:
+    case FieldType::id_map:
+      return parse_id_map(v, key);
+    case FieldType::list:  // the number of items
+      return parse_integer(v, key, 0, kMaxListItems);
+    case FieldType::text:  // percent-decoded already, without control characters
+      return v;
     case FieldType::section:
-    case FieldType::list:
       break;  // not carried by links
   }
   return nullptr;
 }
 
-// key -> value, in the order of key_defs() then sections, for one document. Values that have no
-// key (inline objects, claims, strings where numbers go) are left out.
+std::string price_mix_text(const Json& mix) {
+  std::string text;
+  for (const auto& t : mix) {
+    if (!t.is_object() || !t.contains("tier") || !t["tier"].is_string()) continue;
+    std::string e = t["tier"].get<std::string>() + ":";
+    if (t.contains("instances") && t["instances"].is_number())
+      e += number_text(t["instances"].get<double>()) + "i";
+    else if (t.contains("fraction") && t["fraction"].is_number())
+      e += number_text(t["fraction"].get<double>());
+    else
+      e += "1";
+    if (t.contains("fallback") && t["fallback"].is_string()) e += ":fb=" + t["fallback"].get<std::string>();
+    if (t.contains("usd_per_hour") && t["usd_per_hour"].is_number())
+      e += ":u=" + number_text(t["usd_per_hour"].get<double>());
+    if (t.contains("discount") && t["discount"].is_number()) e += ":d=" + number_text(t["discount"].get<double>());
+    text += (text.empty() ? "" : ",") + e;
+  }
+  return text;
+}
+
+// The pricing tiers of a document: its mix, or its single-tier form {"tier", "fallback",
+// "usd_per_hour", "discount"} as a one-entry mix.
+const Json* tier_mix(const Json& doc, Json& single) {
+  if (const Json* m = find_path(doc, "pricing.mix")) return m;
+  const Json* pr = find_path(doc, "pricing");
+  if (pr == nullptr || !pr->is_object() || !pr->contains("tier")) return nullptr;
+  Json e = Json::object();
+  for (const char* k : {"tier", "fallback", "usd_per_hour", "discount"})
+    if (pr->contains(k)) e[k] = (*pr)[k];
+  single = Json::array({e});
+  return &single;
+}
+
+// A value's text in a link; empty when the value is not of the row's type (a string where a
+// number goes, an inline object): such a value is carried only through a seed.
+std::string value_text(const FieldDef& d, const Json& v) {
+  const bool is_auto = v.is_string() && v.get<std::string>() == "auto";
+  switch (d.type) {
+    case FieldType::id:
+    case FieldType::enumeration:
+    case FieldType::text:
+      return v.is_string() ? v.get<std::string>() : "";
+    case FieldType::id_list: {
+      std::string text;
+      if (v.is_array())
+        for (const auto& x : v)
+          if (x.is_string()) text += (text.empty() ? "" : ",") + x.get<std::string>();
+      return text;
+    }
+    case FieldType::integer:
+    case FieldType::number:
+      return v.is_number() ? number_text(v.get<double>()) : "";
+    case FieldType::integer_auto:
+    case FieldType::number_auto:
+      return v.is_number() ? number_text(v.get<double>()) : is_auto ? "auto" : "";
+    case FieldType::flag:
+      return v.is_boolean() ? (v.get<bool>() ? "1" : "0") : "";
+    case FieldType::flag_auto:
+      return v.is_boolean() ? (v.get<bool>() ? "1" : "0") : is_auto ? "auto" : "";
+    case FieldType::price_mix:
+      return v.is_array() ? price_mix_text(v) : "";
+    case FieldType::id_map: {
+      std::string text;
+      if (v.is_object())
+        for (const auto& [k, x] : v.items())
+          if (x.is_string()) text += (text.empty() ? "" : ",") + k + ":" + x.get<std::string>();
+      return text;
+    }
+    case FieldType::list:
+      return v.is_array() ? std::to_string(v.size()) : "";
+    case FieldType::section:
+      return "";
+  }
+  return "";
+}
+
+// A list as its count (in=2) and its items' fields (in.0.kind=oom&in.0.hours=4&in.1.kind=...).
+void encode_list(std::vector<std::pair<std::string, std::string>>& out, const FieldDef& list, const Json& arr) {
+  if (!arr.is_array() || arr.size() > kMaxListItems) return;
+  out.emplace_back(list.hash_key, std::to_string(arr.size()));
+  for (std::size_t i = 0; i < arr.size(); ++i)
+    for (const auto& d : key_defs())
+      if (is_item_row(d) && list_of(d) == list.path && arr[i].is_object() && arr[i].contains(std::string(item_field(d)))) {
+        const std::string text = value_text(d, arr[i][std::string(item_field(d))]);
+        if (!text.empty()) out.emplace_back(item_key(d, i), text);
+      }
+}
+
+// key -> value, in the order of key_defs(), for one document. Values that have no key (inline
+// objects, claims, strings where numbers go) are left out.
 std::vector<std::pair<std::string, std::string>> encode_fields(const Json& doc) {
   std::vector<std::pair<std::string, std::string>> out;
   if (!doc.is_object()) return out;
   for (const auto& d : key_defs()) {
-    const Json* v = find_path(doc, d.path);
+    if (is_item_row(d)) continue;
+    Json single;
+    const Json* v = d.type == FieldType::price_mix ? tier_mix(doc, single) : find_path(doc, d.path);
     if (v == nullptr) continue;
-    std::string text;
-    switch (d.type) {
-      case FieldType::id:
-      case FieldType::enumeration:
-        if (v->is_string()) text = v->get<std::string>();
-        break;
-      case FieldType::id_list:
-        if (v->is_array()) {
-          for (const auto& x : *v)
-            if (x.is_string()) text += (text.empty() ? "" : ",") + x.get<std::string>();
-        }
-        break;
-      case FieldType::integer:
-      case FieldType::number:
-      case FieldType::integer_auto:
-      case FieldType::number_auto:
-        if (v->is_number()) text = number_text(v->get<double>());
-        else if (v->is_string() && v->get<std::string>() == "auto" &&
-                 (d.type == FieldType::integer_auto || d.type == FieldType::number_auto)) text = "auto";
-        break;
-      case FieldType::flag:
-      case FieldType::flag_auto:
-        if (v->is_boolean()) text = v->get<bool>() ? "1" : "0";
-        else if (v->is_string() && v->get<std::string>() == "auto" && d.type == FieldType::flag_auto) text = "auto";
-        break;
-      case FieldType::price_mix:
-        if (v->is_array()) {
-          for (const auto& t : *v) {
-            if (!t.is_object() || !t.contains("tier") || !t["tier"].is_string()) continue;
-            std::string e = t["tier"].get<std::string>() + ":";
-            if (t.contains("instances") && t["instances"].is_number())
-              e += number_text(t["instances"].get<double>()) + "i";
-            else if (t.contains("fraction") && t["fraction"].is_number())
-              e += number_text(t["fraction"].get<double>());
-            else
-              e += "1";
-            if (t.contains("fallback") && t["fallback"].is_string()) e += ":fb=" + t["fallback"].get<std::string>();
-            if (t.contains("usd_per_hour") && t["usd_per_hour"].is_number())
-              e += ":u=" + number_text(t["usd_per_hour"].get<double>());
-            if (t.contains("discount") && t["discount"].is_number())
-              e += ":d=" + number_text(t["discount"].get<double>());
-            text += (text.empty() ? "" : ",") + e;
-          }
-        }
-        break;
-      case FieldType::text:
-      case FieldType::section:
-      case FieldType::list:
-        break;
+    if (d.type == FieldType::list) {
+      encode_list(out, d, *v);
+      continue;
     }
+    const std::string text = value_text(d, *v);
     if (!text.empty()) out.emplace_back(d.hash_key, text);
-  }
-  // The single-tier form {"tier": x, "fallback": y} travels as a one-entry mix.
-  if (const Json* pr = find_path(doc, "pricing"); pr && pr->is_object() && pr->contains("tier") &&
-                                                  (*pr)["tier"].is_string() && !pr->contains("mix")) {
-    std::string e = (*pr)["tier"].get<std::string>() + ":1";
-    if (pr->contains("fallback") && (*pr)["fallback"].is_string()) e += ":fb=" + (*pr)["fallback"].get<std::string>();
-    out.emplace_back("pr", e);
-  }
-  for (const auto& s : sections()) {
-    const Json* sec = find_path(doc, s.path);
-    if (sec == nullptr || !sec->is_object()) continue;
-    for (const auto& [name, v] : sec->items()) {
-      if (s.depth == 2 && v.is_object()) {
-        for (const auto& [field, x] : v.items()) {
-          if (x.is_number()) out.emplace_back(std::string(s.prefix) + "." + name + "." + field, number_text(x.get<double>()));
-          else if (x.is_string() && x.get<std::string>() == "auto")
-            out.emplace_back(std::string(s.prefix) + "." + name + "." + field, "auto");
-        }
-      } else if (v.is_number()) {
-        out.emplace_back(std::string(s.prefix) + "." + name, number_text(v.get<double>()));
-      }
-    }
   }
   return out;
 }
@@ -437,6 +481,25 @@ std::vector<std::pair<std::string, std::string>> hash_pairs(std::string_view has
   return pairs;
 }
 
+// The row of an item key (in.2.hours: incidents[].hours), or null. The index is a plain decimal
+// below the list's limit.
+const FieldDef* item_row(const std::string& key) {
+  const auto dot1 = key.find('.');
+  const auto dot2 = dot1 == std::string::npos ? dot1 : key.find('.', dot1 + 1);
+  if (dot2 == std::string::npos) return nullptr;
+  const std::string index = key.substr(dot1 + 1, dot2 - dot1 - 1);
+  const bool index_ok = !index.empty() && index.size() <= 2 && std::all_of(index.begin(), index.end(), ::isdigit) &&
+                        (index == "0" || index[0] != '0');
+  const std::string row_key = key.substr(0, dot1) + key.substr(dot2);
+  for (const auto& d : key_defs())
+    if (is_item_row(d) && d.hash_key == row_key) {
+      if (!index_ok || std::stoul(index) >= kMaxListItems)
+        throw InputError(key, "item index must be 0 to 15 (got " + quote(index) + ")");
+      return &d;
+    }
+  return nullptr;
+}
+
 // Every value checked, before any is applied; embed and the seed go to `st`.
 std::map<std::string, Json> hash_values(const std::vector<std::pair<std::string, std::string>>& pairs, UrlState& st) {
   std::map<std::string, Json> values;
@@ -458,20 +521,8 @@ std::map<std::string, Json> hash_values(const std::vector<std::pair<std::string,
       values[key] = parse_value(*def, value, key);
       continue;
     }
-    const Section* sec = nullptr;
-    for (const auto& s : sections())
-      if (key.rfind(std::string(s.prefix) + ".", 0) == 0) sec = &s;
-    if (sec != nullptr) {
-      const std::string rest = key.substr(std::string(sec->prefix).size() + 1);
-      const auto dots = std::count(rest.begin(), rest.end(), '.');
-      const bool shape_ok = !rest.empty() && rest.front() != '.' && rest.back() != '.' &&
-                            rest.find("..") == std::string::npos &&
-                            (dots == sec->depth - 1 || (sec->depth == 2 && rest == "queue_hours"));
-      if (!shape_ok) throw InputError(key, "malformed section key");
-      if (value == "auto" && rest == "checkpoint.interval_min")
-        values[key] = "auto";
-      else
-        values[key] = parse_number(value, key, -1e18, 1e18);
+    if (const FieldDef* item = item_row(key)) {
+      values[key] = parse_value(*item, value, key);
       continue;
     }
     std::vector<std::string> known = {"s", "embed"};
@@ -494,6 +545,34 @@ void check_conflicts(const std::map<std::string, Json>& values) {
   }
 }
 
+// A list's items come with its count (in=2&in.0.kind=...), each index below it.
+void check_lists(const std::map<std::string, Json>& values) {
+  for (const auto& [key, v] : values) {
+    const FieldDef* item = item_row(key);
+    if (item == nullptr) continue;
+    const FieldDef& list = scenario_field(list_of(*item));
+    const auto count = values.find(std::string(list.hash_key));
+    if (count == values.end())
+      throw InputError(key, "give " + std::string(list.hash_key) + "=<number of items> with the items");
+    const std::string index = key.substr(key.find('.') + 1, key.find('.', key.find('.') + 1) - key.find('.') - 1);
+    if (std::stoll(index) >= count->second.get<long long>())
+      throw InputError(key, "item " + index + " of " + std::string(list.hash_key) + "=" + count->second.dump() +
+                                " items");
+  }
+}
+
+// The list of a count key, built from its items' keys; it replaces the base's list.
+Json list_value(const FieldDef& list, const std::map<std::string, Json>& values) {
+  Json arr = Json::array();
+  for (long long i = 0; i < values.at(std::string(list.hash_key)).get<long long>(); ++i) arr.push_back(Json::object());
+  for (const auto& d : key_defs()) {
+    if (!is_item_row(d) || list_of(d) != list.path) continue;
+    for (std::size_t i = 0; i < arr.size(); ++i)
+      if (const auto it = values.find(item_key(d, i)); it != values.end()) arr[i][std::string(item_field(d))] = it->second;
+  }
+  return arr;
+}
+
 // The scenario of the link: the seed (or `base`) with the link's values set, in a fixed order.
 void apply_values(UrlState& st, const std::map<std::string, Json>& values, const Json& base) {
   if (!st.seed.empty()) {
@@ -504,21 +583,13 @@ void apply_values(UrlState& st, const std::map<std::string, Json>& values, const
   }
   if (!st.scenario.is_object()) st.scenario = Json::object();
   for (const auto& d : key_defs()) {
-    const auto it = values.find(std::string(d.hash_key));
+    const auto it = is_item_row(d) ? values.end() : values.find(std::string(d.hash_key));
     if (it == values.end()) continue;
     if (!d.excludes.empty()) erase_path(st.scenario, d.excludes);
     if (d.hash_key == "tt") erase_path(st.scenario, "training.epochs");
-    if (d.hash_key == "pr" && st.scenario.contains("pricing") && st.scenario["pricing"].is_object()) {
-      st.scenario["pricing"].erase("tier");
-      st.scenario["pricing"].erase("fallback");
-    }
-    set_path(st.scenario, d.path, it->second);
-  }
-  for (const auto& [key, v] : values) {
-    for (const auto& s : sections()) {
-      const std::string prefix = std::string(s.prefix) + ".";
-      if (key.rfind(prefix, 0) == 0) set_path(st.scenario, std::string(s.path) + "." + key.substr(prefix.size()), v);
-    }
+    if (d.type == FieldType::price_mix && st.scenario.contains("pricing") && st.scenario["pricing"].is_object())
+      for (const char* k : {"tier", "fallback", "usd_per_hour", "discount"}) st.scenario["pricing"].erase(k);
+    set_path(st.scenario, d.path, d.type == FieldType::list ? list_value(d, values) : it->second);
   }
 }
 
@@ -534,6 +605,7 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
   // Every key is checked before any is applied, in a fixed order (not the link's).
   const std::map<std::string, Json> values = hash_values(pairs, st);
   check_conflicts(values);
+  check_lists(values);
   if (!values.empty() || !st.seed.empty()) {
     if (!versioned) throw InputError("v", "the hash must start with v1 (e.g. #v1&m=llama3.1-8b)");
     st.has_scenario = true;
@@ -544,19 +616,53 @@ UrlState parse_url_hash(std::string_view hash, const Json& base) {
 
 std::string url_hash(const Json& scenario, const std::string& seed, bool embed) {
   std::string out = "#v1";
+  // A list travels whole (its count and every item) or not at all: keys are compared with the
+  // seed's by group, a key alone or a list's count with its items.
+  auto group_of = [](const std::string& key) {
+    const FieldDef* item = item_row(key);
+    return item ? std::string(scenario_field(list_of(*item)).hash_key) : key;
+  };
+  auto groups = [&](const std::vector<std::pair<std::string, std::string>>& pairs) {
+    std::map<std::string, std::string> g;
+    for (const auto& [k, v] : pairs) g[group_of(k)] += k + "=" + v + "&";
+    return g;
+  };
   const auto mine = encode_fields(scenario);
   std::map<std::string, std::string> theirs;
   if (!seed.empty()) {
     out += "&s=" + percent_encode(seed);
-    for (auto& [k, v] : encode_fields(seed_document(seed))) theirs[k] = v;
+    theirs = groups(encode_fields(seed_document(seed)));
   }
+  const auto own = groups(mine);
   for (const auto& [k, v] : mine) {
-    const auto it = theirs.find(k);
-    if (it != theirs.end() && it->second == v) continue;
+    const auto it = theirs.find(group_of(k));
+    if (it != theirs.end() && it->second == own.at(group_of(k))) continue;
     out += "&" + k + "=" + percent_encode(v);
   }
+  // A list the seed has and the scenario does not: none.
+  for (const auto& d : key_defs())
+    if (d.type == FieldType::list && theirs.count(std::string(d.hash_key)) && !own.count(std::string(d.hash_key)))
+      out += "&" + std::string(d.hash_key) + "=0";
   if (embed) out += "&embed=1";
   return out;
+}
+
+std::string link_key(std::string_view path) {
+  // incidents[2].hours: the row incidents[].hours, item 2.
+  const auto open = path.find('[');
+  const auto close = path.find(']');
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
+    const std::string index(path.substr(open + 1, close - open - 1));
+    if (index.empty() || index.size() > 2 || !std::all_of(index.begin(), index.end(), ::isdigit)) return "";
+    const std::string row = std::string(path.substr(0, open)) + "[]" + std::string(path.substr(close + 1));
+    for (const auto& d : key_defs())
+      if (is_item_row(d) && d.path == row)
+        return item_key(d, std::stoul(index));
+    return "";
+  }
+  for (const auto& d : key_defs())
+    if (d.path == path) return std::string(d.hash_key);
+  return "";
 }
 
 bool hash_reproduces(const Json& scenario, const std::string& hash, const Json& base) {

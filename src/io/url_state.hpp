@@ -5,13 +5,13 @@
 // Semantic checks (unknown model, invalid plan) stay with parse_scenario, which reads the result.
 //
 // Keys of version 1: each scenario field's `link` key (io/schema.hpp, docs/scenario-fields.md),
-// flags as 0|1, lists comma-separated, and
+// checked against its row's type and range; flags as 0|1, id lists comma-separated, and
 //   s     seed scenario to start from (presets/scenarios/<s>.json); the other keys override it
-//   pr    pricing.mix: tier:fraction[:fb=tier][:u=usd_per_hour][:d=discount], comma-separated;
-//         tier:48i bills 48 instances at that tier (mix by instances)
-//   o.<section>.<field>, o.queue_hours          overheads (a number; checkpoint.interval_min
-//                                               also "auto")
-//   k.<field>  campaign      e.<field>  energy
+//   pr    pricing.mix (or the single-tier form): tier:fraction[:fb=tier][:u=usd_per_hour][:d=discount],
+//         comma-separated; tier:48i bills 48 instances at that tier (mix by instances)
+//   ir    pricing.instance_regions: instance:region, comma-separated
+//   o.<section>.<field>, k.<field>, oc.<field>, e.<field>   overheads, campaign, owned cluster, energy
+//   in=N&in.<i>.<field>   the N incidents (a list travels whole; in=0: none)
 //   embed 1: compact layout without the page's chrome (not part of the scenario)
 #pragma once
 
@@ -39,9 +39,13 @@ struct UrlState {
 UrlState parse_url_hash(std::string_view hash, const Json& base);
 
 // The hash of a scenario document, starting with '#'. With a seed, only the keys whose values
-// differ from the seed's are written. Fields without a key (claims, an inline model, an owned
-// cluster) are carried only through the seed: hash_reproduces() tells whether the link is exact.
+// differ from the seed's are written. Fields without a key (claims, an inline model or instance)
+// are carried only through the seed: hash_reproduces() tells whether the link is exact.
 std::string url_hash(const Json& scenario, const std::string& seed = "", bool embed = false);
+
+// The key a link writes a scenario path under ("overheads.storage.dataset_gb": o.storage.dataset_gb,
+// "incidents[2].hours": in.2.hours), or "" when links do not carry it.
+std::string link_key(std::string_view path);
 
 // The seed scenario document of an id ("case-a" for presets/scenarios/case-a.json), or null.
 Json seed_document(std::string_view seed_id);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "io/embedded.hpp"
+#include "io/job.hpp"
 #include "io/uncertainty.hpp"
 
 namespace tc::io {
@@ -323,9 +324,11 @@ RunCheck check_run(const PublishedRun& run, const PresetLibrary& lib) {
     const Json doc = scenario_for_run(run, lib);
     if (doc.contains("description"))
       c.run.notes.push_back(doc["description"].get<std::string>().substr(std::string("defaults: ").size()));
-    const ScenarioSpec spec = parse_scenario(doc, lib, run.id);
+    // The row is a job like any scenario, evaluated as `estimate` evaluates one (io/job.hpp); as a
+    // comparison row, without claims, baseline or an owned cluster, which a published run has none of.
     // Devices count ranks: on Trainium1 the row's degrees are NeuronCores, as in the scenario.
-    const Estimate e = run_estimate(spec);
+    const Result r = evaluate(parse_job(doc, lib, run.id), lib, kVariantOptions);
+    const Estimate& e = r.est;
     c.predicted_tokens_per_s_per_chip = e.tokens_per_s_per_chip;
     // Rows that publish only a step time are compared on it (the same ratio as on throughput).
     c.measured_tokens_per_s_per_chip =
@@ -334,8 +337,7 @@ RunCheck check_run(const PublishedRun& run, const PresetLibrary& lib) {
             : e.tokens_per_s_per_chip * e.step_time_s / run.measured_step_time_s;
     c.error = e.tokens_per_s_per_chip / c.measured_tokens_per_s_per_chip - 1.0;
     c.fits = e.memory.fits;
-    const Uncertainty u = uncertainty_for(spec.scenario);
-    const Json band = uncertainty_json(u, e)["tokens_per_s"];
+    const Json band = uncertainty_json(r.band, e)["tokens_per_s"];
     c.band_low_tokens_per_s_per_chip = band[0].get<double>() / e.chips;
     c.band_high_tokens_per_s_per_chip = band[1].get<double>() / e.chips;
   } catch (const InputError& e) {

@@ -262,13 +262,19 @@ bool tier_picker(AppState& s, io::Json& e, const std::string& tier) {
 }
 
 // Where the instances are priced, and who pays a commitment's idle hours.
-void region_editor(AppState& s) {
+// The regions the instance presets price in, sorted.
+std::vector<std::string> known_regions(const AppState& s) {
   std::vector<std::string> regions;
   for (const auto& i : s.lib.instances)
     for (const auto& p : i.prices)
       for (const auto& r : p.regions)
         if (std::find(regions.begin(), regions.end(), r) == regions.end()) regions.push_back(r);
   std::sort(regions.begin(), regions.end());
+  return regions;
+}
+
+void region_editor(AppState& s) {
+  const std::vector<std::string> regions = known_regions(s);
   const io::Json* cur = doc_get(s.doc, "pricing.region");
   const std::string region = cur && cur->is_string() ? cur->get<std::string>() : "us-east-1";
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
@@ -592,6 +598,97 @@ void baseline_field(AppState& s, float label_w) {
 
 }  // namespace
 
+// One field of `obj` drawn from its row of the schema table: a combo of its values (or of the
+// known regions, for an id), or a number clamped to its range; unset, the model's default, which
+// the row's help names. True when the user changed it.
+bool row_control(AppState& s, io::Json& obj, const io::FieldDef& f) {
+  const std::string key(f.path.substr(f.path.rfind('.') + 1));
+  bool changed = false;
+  ImGui::PushID(key.c_str());
+  ImGui::SetNextItemWidth(field_width());
+  const bool set = obj.is_object() && obj.contains(key);
+  if (f.type == io::FieldType::enumeration || f.type == io::FieldType::id) {
+    std::vector<std::string> choices(f.values.begin(), f.values.end());
+    if (f.type == io::FieldType::id) choices = known_regions(s);
+    const std::string current = set && obj[key].is_string() ? obj[key].get<std::string>() : std::string(f.default_value);
+    if (ImGui::BeginCombo(key.c_str(), current.c_str())) {
+      for (const auto& c : choices)
+        if (ImGui::Selectable(c.c_str(), c == current)) obj[key] = c, changed = true;
+      ImGui::EndCombo();
+    }
+  } else {
+    double value = set && obj[key].is_number() ? obj[key].get<double>() : NAN;
+    if (ImGui::InputDouble(key.c_str(), &value, 0, 0, std::isfinite(value) ? "%.6g" : "default") &&
+        std::isfinite(value))
+      obj[key] = std::clamp(value, f.min, f.max), changed = true;
+    ImGui::SameLine();
+    text_disabled(std::string(f.unit));
+  }
+  if (set) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("reset")) obj.erase(key), changed = true;
+  }
+  help_marker(field_help(f));
+  ImGui::PopID();
+  return changed;
+}
+
+// The storage services, FSx tier and size, and the transfer's regions and sizes: the rows of those
+// sections that the overheads list above does not draw.
+void storage_and_transfer_fields(AppState& s) {
+  for (const char* section : {"overheads.storage", "overheads.transfer"}) {
+    const io::Json* cur = doc_get(s.doc, section);
+    io::Json obj = cur && cur->is_object() ? *cur : io::Json::object();
+    bool changed = false;
+    for (const auto& f : io::scenario_fields()) {
+      const bool in_section = f.path.rfind(std::string(section) + ".", 0) == 0;
+      const bool listed = std::any_of(overhead_fields().begin(), overhead_fields().end(),
+                                      [&](const OptionalField& o) { return f.path == o.path; });
+      if (in_section && !listed && f.path != "overheads.storage.retention_months") changed = row_control(s, obj, f) || changed;
+    }
+    if (!changed) continue;
+    if (obj.empty()) doc_erase(s.doc, section);
+    else doc_set(s.doc, section, obj);
+  }
+}
+
+// The fields each kind of incident takes, as io/cost_json reads them.
+bool incident_takes(const std::string& kind, std::string_view field) {
+  if (field == "kind") return true;
+  if (kind == "lost_day") return field == "days";
+  if (kind == "oom") return field == "hours";
+  if (kind == "throughput_regression") return field == "fraction" || field == "days";
+  return field == "fraction" || field == "progress";  // failed_runs
+}
+
+// The incidents, one block each: its kind and that kind's fields, from the incidents[] rows.
+void incidents_editor(AppState& s) {
+  const io::Json* cur = doc_get(s.doc, "incidents");
+  io::Json list = cur && cur->is_array() ? *cur : io::Json::array();
+  bool changed = false;
+  int remove = -1;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_object()) continue;
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::Separator();
+    const std::string kind = list[i].value("kind", std::string("oom"));
+    for (const auto& f : io::scenario_fields())
+      if (f.path.rfind("incidents[].", 0) == 0 && incident_takes(kind, f.path.substr(12)))
+        changed = row_control(s, list[i], f) || changed;
+    // A new kind keeps only the fields it takes (a lost day has no hours).
+    for (const char* k : {"days", "hours", "fraction", "progress"})
+      if (!incident_takes(list[i].value("kind", kind), k) && list[i].contains(k)) list[i].erase(k), changed = true;
+    if (ImGui::SmallButton("remove incident")) remove = static_cast<int>(i);
+    ImGui::PopID();
+  }
+  if (remove >= 0) list.erase(static_cast<std::size_t>(remove)), changed = true;
+  if (ImGui::SmallButton("add incident")) list.push_back({{"kind", "oom"}, {"hours", 4}}), changed = true;
+  help_marker(std::string(io::scenario_field("incidents").help));
+  if (!changed) return;
+  if (list.empty()) doc_erase(s.doc, "incidents");
+  else doc_set(s.doc, "incidents", list);
+}
+
 void panel_editor(AppState& s) {
   const Outcome* o = shown(s);
   const float label_w = ImGui::GetFontSize() * 16;
@@ -606,7 +703,9 @@ void panel_editor(AppState& s) {
   if (ImGui::CollapsingHeader("Pricing", ImGuiTreeNodeFlags_DefaultOpen)) pricing_editor(s);
   if (ImGui::CollapsingHeader("Overheads")) {
     for (const auto& f : overhead_fields()) optional_field(s, o, f);
+    storage_and_transfer_fields(s);
   }
+  if (ImGui::CollapsingHeader("Incidents")) incidents_editor(s);
   if (ImGui::CollapsingHeader("Campaign and deadline")) {
     for (const auto& f : campaign_fields()) optional_field(s, o, f);
     baseline_field(s, label_w);
