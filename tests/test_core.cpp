@@ -131,6 +131,31 @@ TEST(Estimate, PowerLimitSlowsComputeByTheCubeRootOfTheCap) {
   EXPECT_EQ(problem->field, "power_limit_w");
 }
 
+bool says_best_case(const Estimate& e) {
+  for (const auto& w : e.warnings)
+    if (w.find("no published large run has reached") != std::string::npos) return true;
+  return false;
+}
+
+// An estimate never contradicts the claim check (core/claims): above the MFU no published large run
+// reached, it says it is a best case; below it, nothing.
+TEST(Estimate, AboveThePublishedMfuCeilingSaysItIsABestCase) {
+  Scenario s = h100_scenario();
+  s.nodes = 8;
+  s.plan = {1, 1, 64, 1, 1, 1, false, 1, 1, Recompute::none};
+  ASSERT_FALSE(check_plan(s));
+  s.accelerator.cal.matmul_efficiency_max = 0.5;
+  const Estimate plain = estimate(s);
+  ASSERT_LT(plain.mfu, kPublishedMfuCeiling);
+  EXPECT_FALSE(says_best_case(plain));
+  s.accelerator.cal.matmul_efficiency_max = 0.95;
+  s.accelerator.cal.attention_efficiency = 0.75;
+  s.accelerator.cal.kernel_overhead_us = 2;
+  const Estimate fast = estimate(s);
+  ASSERT_GT(fast.mfu, kPublishedMfuCeiling);
+  EXPECT_TRUE(says_best_case(fast));
+}
+
 TEST(Estimate, BreakdownSumsToStepTime) {
   Scenario s = h100_scenario();
   s.plan = {4, 2, 4, 1, 1, 2, true, 1, 1, Recompute::full};

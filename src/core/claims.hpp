@@ -23,11 +23,6 @@ enum class Verdict {
 };
 const char* to_string(Verdict v);
 
-// The highest MFU (model FLOPs over dense peak) that published large training runs report, the
-// threshold above which a claim is implausible: MegaScale (Jiang et al., NSDI 2024) 55.2% for a
-// 175B model on 12,288 A100; PaLM 540B (Chowdhery et al. 2022) 46.2% on TPU v4; Llama 3 405B
-// (Dubey et al. 2024) 38-43% on H100 in BF16. 60% leaves room above the best of them.
-constexpr double kPublishedMfuCeiling = 0.60;
 // A claimed price more than this far from the list price is flagged.
 constexpr double kPriceTolerance = 0.05;
 // Spot prices float: a claimed spot price within this of the typical spot price passes.

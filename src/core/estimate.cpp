@@ -916,6 +916,12 @@ void add_plan_warnings(Estimate& out, const Ctx& x) {
   if (pl.tp > 1 && !pl.sequence_parallel)
     out.warnings.push_back("tensor parallelism without sequence parallelism replicates norm and "
                            "dropout activations on every tp rank");
+  // The claim check calls a claim above this implausible (core/claims): an estimate above it is a
+  // best case no published large run has reached, and says so rather than contradicting it.
+  if (out.mfu > kPublishedMfuCeiling && out.chips >= 64)
+    out.warnings.push_back("MFU " + num(std::round(out.mfu * 1000) / 10) + "% is above the " +
+                           num(kPublishedMfuCeiling * 100) + "% no published large run has reached (best: 55.2%, "
+                           "MegaScale 2024): a best case for this plan; the band's slow edge is the safer figure");
   if (!out.memory.fits)
     out.warnings.push_back("does not fit: " + num(std::round(out.memory.total_gib * 10) / 10) +
                            " GiB per device needed, " + num(out.memory.capacity_gib) + " GiB available" +

@@ -9,6 +9,13 @@
 namespace tc {
 
 // A problem with the inputs, naming the scenario field it comes from.
+// The highest MFU (model FLOPs over dense peak) that published large training runs report, the
+// threshold above which a claim is implausible and an estimate says it is a best case: MegaScale
+// (Jiang et al., NSDI 2024) 55.2% for a 175B model on 12,288 A100; PaLM 540B (Chowdhery et al.
+// 2022) 46.2% on TPU v4; Llama 3 405B (Dubey et al. 2024) 38-43% on H100 in BF16. 60% leaves room
+// above the best of them.
+constexpr double kPublishedMfuCeiling = 0.60;
+
 struct InputProblem {
   std::string field;
   std::string reason;
