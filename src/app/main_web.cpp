@@ -349,8 +349,6 @@ EMSCRIPTEN_KEEPALIVE int tc_tab(int shift) {
   return 1;
 }
 
-EMSCRIPTEN_KEEPALIVE int tc_wants_keyboard() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }
-
 // The page's paste event: this GLFW cannot read the system clipboard.
 EMSCRIPTEN_KEEPALIVE int tc_paste(const char* text) {
   if (!ImGui::GetIO().WantTextInput) return 0;
