@@ -3,7 +3,8 @@
 # Builds what it needs (the CLI of the debug preset, the page through scripts/serve.sh
 # --build-only), serves build/site on a free 127.0.0.1 port with python3's http.server, plus a
 # copy under /ops/ whose presets.json lists a broken preset file, runs the checks, and stops the
-# server. Artifacts (screenshot, scenario, summary) land in build/e2e/.
+# server. Artifacts (desktop and phone screenshots, scenarios, page size, summary) land in
+# build/e2e/; CI uploads them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
@@ -20,6 +21,11 @@ t0=$SECONDS
 [ -f build/debug/build.ninja ] || cmake --preset debug >/dev/null
 cmake --build --preset debug --target traincalc >/dev/null
 scripts/serve.sh --no-setup --build-only
+# The download size: every file of the page, gzip -9. Issue 13's goal is 300 KB; the page is
+# 437 KB today (docs/performance.md), so this ceiling stops it growing until the goal is met.
+mkdir -p build/e2e
+size_rc=0
+scripts/page_size.sh build/site --budget 440000 | tee build/e2e/page-size.txt || size_rc=$?
 
 root=$(mktemp -d)
 server_pid=
@@ -43,10 +49,10 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 
-mkdir -p build/e2e
 rc=0
 timeout 300 node tests/e2e/calculator.mjs --base "http://127.0.0.1:$port/" --cli build/debug/traincalc \
   --out build/e2e || rc=$?
 rm -f "$root.log"
 say "finished in $((SECONDS - t0)) s (build included)"
+[ $size_rc -eq 0 ] || { say "FAIL page size over budget (build/e2e/page-size.txt)"; rc=1; }
 exit $rc

@@ -16,7 +16,10 @@
 #include "io/schema.hpp"
 #include "io/url_state.hpp"
 #include "ui/app_state.hpp"
+#include "ui/format.hpp"
+#include "ui/mirror.hpp"
 #include "ui/panels.hpp"
+#include "ui/widgets.hpp"
 
 namespace tc::ui {
 namespace {
@@ -162,9 +165,26 @@ TEST_F(Headless, EmbedAndNarrowLayoutsDraw) {
   EXPECT_TRUE(state.view.embed);
   const std::string embed = frames(3, 500);
   expect_finite_text(embed, "embed");
-  EXPECT_EQ(embed.find("Copy link"), std::string::npos) << "embed mode must hide the toolbar";
+  // A change made in a wiki page can be shared: the compact toolbar keeps sharing and exports.
+  EXPECT_NE(embed.find("Copy link"), std::string::npos);
+  EXPECT_NE(embed.find("Markdown"), std::string::npos);
+  EXPECT_EQ(embed.find("Seed cases"), std::string::npos) << "embed mode keeps only sharing and exports";
   state.view.embed = false;
   expect_finite_text(frames(3, 700), "narrow");
+}
+
+// A phone-wide window stacks the results above the inputs; a wide one puts the inputs beside them.
+TEST_F(Headless, NarrowLayoutShowsTheResultsFirst) {
+  frames(2, 390);
+  const auto& rects = widget_rects();
+  ASSERT_TRUE(rects.count("results") && rects.count("editor"));
+  EXPECT_LT(rects.at("results").first.y, rects.at("editor").first.y);
+  // The toolbar wraps: its exports start a line below the seed picker, inside the window.
+  EXPECT_GT(rects.at("export_csv").first.y, rects.at("seeds").first.y);
+  EXPECT_LE(rects.at("export_csv").second.x, 390.0f);
+  frames(2, 1600);
+  EXPECT_LT(rects.at("editor").first.x, rects.at("results").first.x);
+  EXPECT_FLOAT_EQ(rects.at("export_csv").first.y, rects.at("seeds").first.y);
 }
 
 TEST_F(Headless, ErrorsKeepTheLastGoodResult) {
@@ -440,6 +460,48 @@ TEST_F(Headless, TheMirrorCarriesTheResults) {
     if (r["key"] == "step_time_s") has_step = r["value"].get<double>() == state.current.est.step_time_s;
   EXPECT_TRUE(has_step);
   EXPECT_EQ(m["comparison"]["rows"].size(), 2u);
+}
+
+// Everything the canvas shows beside the headline is in the mirror as text, and its HTML
+// controls edit the scenario the way the canvas's editor does.
+TEST_F(Headless, TheMirrorCarriesBandBillClaimsAndInputs) {
+  ASSERT_TRUE(apply_hash(state, "#v1&s=case-a-dense-100b"));
+  frames(3);
+  ASSERT_TRUE(state.current.ok) << state.current.error;
+  io::Json m = mirror_json(state);
+  EXPECT_NE(m["band"].get<std::string>().find("Typically within"), std::string::npos);
+  const Bill& bill = state.current.cost->result.bill;
+  ASSERT_EQ(m["bill"].size(), bill.lines.size() + 1);  // every line, then the total
+  const BillLine& first = bill.lines.front();
+  // quantity x rate = amount, as a finance reader checks it.
+  EXPECT_NE(m["bill"][0].get<std::string>().find(first.unit + " x " + fmt_usd(first.usd_per_unit) + " = " + fmt_usd(first.usd)),
+            std::string::npos)
+      << m["bill"][0];
+  ASSERT_EQ(m["claims"].size(), state.current.cost->claims.size());
+  EXPECT_GT(m["claims"].size(), 0u);
+  ASSERT_EQ(m["inputs"].size(), 5u);
+  EXPECT_EQ(m["inputs"][1]["path"], "instance");
+  EXPECT_EQ(m["inputs"][1]["value"], state.current.job.spec.instance_id);
+  EXPECT_EQ(m["inputs"][1]["choices"].size(), state.lib.instances.size());
+
+  EXPECT_TRUE(set_mirror_input(state, "nodes", "8"));
+  EXPECT_EQ(state.doc["nodes"], 8);
+  EXPECT_FALSE(state.doc.contains("chips"));
+  frames(2);
+  EXPECT_EQ(state.current.job.spec.scenario.nodes, 8);
+  EXPECT_EQ(mirror_json(state)["nodes"], 8);
+  // Text that is no whole number reaches the scenario's own check, which names the field.
+  EXPECT_TRUE(set_mirror_input(state, "global_batch", "12.5"));
+  frames(1);
+  EXPECT_FALSE(state.current.ok);
+  EXPECT_NE(state.current.error.find("global_batch"), std::string::npos) << state.current.error;
+  EXPECT_FALSE(set_mirror_input(state, "training.epochs", "1")) << "only the main inputs";
+
+  // An import error is listed with the other banners.
+  EXPECT_FALSE(import_scenario(state, "broken.json", "{\"model\": 7}"));
+  m = mirror_json(state);
+  ASSERT_FALSE(m["banners"].empty());
+  EXPECT_NE(m["banners"].back().get<std::string>().find("Scenario not imported"), std::string::npos) << m["banners"];
 }
 
 // What a scenario's outcome shows, as the CLI prints it, apart from what only a full plan search

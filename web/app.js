@@ -22,6 +22,8 @@
 
   function maybeReady() {
     if (firstFrame && presetsDone && !document.body.hasAttribute('data-ready')) {
+      // Milliseconds from navigation to the first frame with results (the browser test reads it).
+      document.body.dataset.readyMs = String(Math.round(performance.now()));
       document.body.setAttribute('data-ready', '');
     }
   }
@@ -65,7 +67,59 @@
     }
     head.appendChild(htr);
     fillRows(document.querySelector('#comparison tbody'), cmp.rows);
+    document.getElementById('band').textContent = m.band || '';
+    fillList('warnings', m.warnings);
+    fillList('bill', m.bill);
+    fillList('claims', m.claims);
+    fillList('banners', m.banners);
+    fillInputs(m.inputs || []);
     document.body.dataset.pending = m.pending ? '1' : '0';
+  }
+
+  function fillList(id, items) {
+    const list = document.getElementById(id);
+    list.replaceChildren(...(items || []).map((t) => {
+      const li = document.createElement('li');
+      li.textContent = String(t);
+      return li;
+    }));
+    list.hidden = !list.children.length;
+  }
+
+  // The main inputs as HTML controls: a change goes into the scenario as the canvas's own
+  // controls do (tc_set_input, the editor's doc_set), and the canvas and mirror follow.
+  const inputsForm = document.getElementById('inputs');
+  inputsForm.addEventListener('submit', (e) => e.preventDefault());
+  function fillInputs(inputs) {
+    for (const spec of inputs) {
+      const id = 'input-' + spec.path;
+      let control = document.getElementById(id);
+      if (!control) {
+        const label = document.createElement('label');
+        label.htmlFor = id;
+        label.textContent = spec.label;
+        control = document.createElement(spec.choices ? 'select' : 'input');
+        control.id = id;
+        control.name = spec.path;
+        control.title = spec.help;
+        if (!spec.choices) {
+          control.type = 'number';
+          control.min = spec.min;
+          control.max = spec.max;
+          control.step = 1;
+        }
+        control.addEventListener('change', () => {
+          if (runtimeReady) callString('tc_set_input', [spec.path, control.value]);
+        });
+        inputsForm.append(label, control);
+      }
+      if (spec.choices && control.options.length !== spec.choices.length) {
+        control.replaceChildren(...spec.choices.map((c) => new Option(c.label, c.value)));
+      }
+      // A control being edited keeps what the user is typing.
+      const value = spec.value === null || spec.value === undefined ? '' : String(spec.value);
+      if (document.activeElement !== control && control.value !== value) control.value = value;
+    }
   }
 
   // ---- files -----------------------------------------------------------------------------------
@@ -138,14 +192,35 @@
   function canvasHasFocus() {
     return document.activeElement === canvas || document.activeElement === document.body;
   }
-  for (const type of ['keydown', 'keypress', 'keyup']) {
+  // Keys that scroll the host page or select its text when the canvas does not claim them.
+  const pageKeys = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown', 'Home', 'End']);
+  for (const type of ['keydown', 'keypress']) {
     window.addEventListener(type, (e) => {
       if (!runtimeReady) return;
-      // Keys typed into the page's own controls are not the calculator's.
+      // Keys typed into the page's own controls are not the calculator's. (Key-ups always reach
+      // GLFW, so that a key held while the focus left the canvas is released there.)
       if (!canvasHasFocus()) { e.stopImmediatePropagation(); return; }
-      // GLFW prevents Tab everywhere: let it leave the canvas unless a text field wants it.
-      if (e.key === 'Tab' && !Module._tc_wants_keyboard()) e.stopImmediatePropagation();
+      if (type !== 'keydown') return;
+      if (pageKeys.has(e.key) || ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a')) e.preventDefault();
+      // Tab moves through the canvas's fields; past the last one the focus leaves the canvas
+      // (tc_tab, then focusNext). With no field to move to, it leaves at once.
+      if (e.key === 'Tab' && !Module._tc_tab(e.shiftKey ? 1 : 0)) e.stopImmediatePropagation();
     }, true);
+  }
+  // Any input may change what the canvas shows: the main loop, paused while idle, draws again.
+  const wake = () => { if (runtimeReady) Module._tc_wake(); };
+  for (const type of ['mousemove', 'mousedown', 'mouseup', 'keydown', 'keyup', 'touchstart', 'touchmove', 'touchend',
+                      'focus', 'blur', 'resize']) {
+    window.addEventListener(type, wake, { capture: true, passive: true });
+  }
+  if (typeof ResizeObserver === 'function') new ResizeObserver(wake).observe(canvas);
+
+  // The focusable element after (direction 1) or before (-1) the canvas in the page's order.
+  function focusNext(direction) {
+    const all = Array.from(document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]'))
+      .filter((el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length > 0);
+    const target = all[all.indexOf(canvas) + direction];
+    if (target) target.focus(); else canvas.blur();
   }
   canvas.addEventListener('wheel', (e) => {
     e.stopImmediatePropagation();  // GLFW's own handler is too fast, un-negated, and eats page scrolling
@@ -192,6 +267,7 @@
     publish,
     setCursor(c) { canvas.style.cursor = c; },
     firstFrame() { firstFrame = true; maybeReady(); },
+    focusNext,
   };
 
   // ---- loading ---------------------------------------------------------------------------------
@@ -234,6 +310,7 @@
     },
     onAbort: (what) => fail(String(what)),
     postRun: [() => {
+      performance.mark('traincalc-runtime');  // wasm compiled, main() run: see docs/performance.md
       runtimeReady = true;
       setStatus('Starting...');
       if (location.hash) callString('tc_apply_hash', [location.hash]);

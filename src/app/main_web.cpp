@@ -16,6 +16,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_internal.h"
 #include "io/presets.hpp"
+#include "ui/mirror.hpp"
 #include "ui/widgets.hpp"
 
 // JavaScript side (web/app.js defines window.traincalc with these hooks).
@@ -27,6 +28,16 @@ EM_JS(void, js_set_hash, (const char* hash), { window.traincalc.setHash(UTF8ToSt
 EM_JS(void, js_publish, (const char* json), { window.traincalc.publish(UTF8ToString(json)); });
 EM_JS(void, js_set_cursor, (const char* cursor), { window.traincalc.setCursor(UTF8ToString(cursor)); });
 EM_JS(void, js_first_frame, (), { window.traincalc.firstFrame(); });
+EM_JS(void, js_focus_next, (int direction), { window.traincalc.focusNext(direction); });
+// glfwSetWindowSize, without its fullscreen request when the size equals the screen's (a phone,
+// a maximized headless window): browsers refuse one without a user gesture, with an error.
+EM_JS(void, js_set_canvas_size, (int w, int h), {
+  Browser.setCanvasSize(w, h);
+  if (GLFW.active) {
+    GLFW.active.width = w;
+    GLFW.active.height = h;
+  }
+});
 EM_JS(char*, js_page_base, (), {
   const s = location.origin + location.pathname;
   const n = lengthBytesUTF8(s) + 1;
@@ -44,6 +55,76 @@ int g_frames = 0;
 double g_frame_ms_last = 0, g_frame_ms_max = 0, g_frame_ms_sum = 0;
 tc::app::FrameTimes g_slowest;  // the parts of the slowest frame since the last reset
 int g_frame_count = 0;
+
+// Frames are drawn only while something can change what they show: an input event (the page
+// calls tc_wake, the entry points below call wake()), a result still being computed or
+// published, a control held. ImGui settles hovers and popups over a couple of frames after the
+// last event, hence a short tail; then the main loop pauses (no requestAnimationFrame at all)
+// until the next wake().
+constexpr int kTailFrames = 8;  // also covers a Tab's move (finish_tab_move)
+constexpr double kTailMs = 150;
+int g_tail_frames = kTailFrames;
+double g_tail_until_ms = 0;
+bool g_paused = false;
+
+void wake() {
+  g_tail_frames = kTailFrames;
+  g_tail_until_ms = emscripten_get_now() + kTailMs;
+  if (g_paused) {
+    g_paused = false;
+    emscripten_resume_main_loop();
+  }
+}
+
+bool frame_needed() {
+  const tc::ui::AppState& s = *g_state;
+  if (g_tail_frames > 0 || emscripten_get_now() < g_tail_until_ms) return true;
+  // A text field's cursor blinks: it is drawn while the field has the keyboard.
+  return tc::ui::work_pending(s) || s.hash_dirty || s.mirror_dirty || s.interacting ||
+         ImGui::GetIO().WantTextInput || g_frames < 2;
+}
+
+// Tab inside the canvas moves through its fields (ImGui's tabbing, which wraps around). A Tab
+// that wraps past the last field (Shift+Tab: before the first) leaves the canvas instead, so
+// that keyboard users reach the rest of the page. tc_tab() records where the keyboard focus was;
+// once ImGui has moved it, a move backwards (forwards for Shift+Tab) is the wrap.
+struct TabMove {
+  int direction = 0;  // +1 Tab, -1 Shift+Tab, 0 none pending
+  int frames = 0;
+  ImGuiID from_id = 0;   // the text field Tab was pressed in (0: none)
+  float from_y = 0, from_x = 0;
+  ImGuiID from_nav = 0;  // the keyboard focus then
+};
+TabMove g_tab;
+
+// The keyboard focus's place in its window (relative to the window's content: scroll-proof).
+bool nav_rect(ImVec2& min) {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  if (!g.NavWindow || g.NavId == 0) return false;
+  min = g.NavWindow->NavRectRel[0].Min;
+  return true;
+}
+
+// Called after each frame: ImGui needs a few frames to move the focus and activate the field.
+void finish_tab_move() {
+  if (g_tab.direction == 0 || ++g_tab.frames < 6) return;
+  const int dir = g_tab.direction;
+  g_tab.direction = 0;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  ImVec2 to;
+  bool leave = false;
+  if (g_tab.from_id == 0) {
+    leave = !ImGui::GetIO().WantTextInput && g.NavId == g_tab.from_nav;  // no field took the focus
+  } else if (!nav_rect(to) || g.NavId == g_tab.from_id) {
+    leave = true;  // nowhere else to go
+  } else {
+    const bool before = to.y < g_tab.from_y - 1 || (std::fabs(to.y - g_tab.from_y) <= 1 && to.x < g_tab.from_x);
+    leave = (dir > 0) == before;  // wrapped around
+  }
+  if (!leave) return;
+  ImGui::FocusWindow(nullptr);
+  js_focus_next(dir);
+}
 
 class WebHost : public tc::ui::Host {
  public:
@@ -74,7 +155,7 @@ class WebBackend : public tc::app::Backend {
     const int h = std::max(1, static_cast<int>(std::lround(css_h * ratio_)));
     int cw = 0, ch = 0;
     glfwGetWindowSize(g_window, &cw, &ch);
-    if (cw != w || ch != h) glfwSetWindowSize(g_window, w, h);
+    if (cw != w || ch != h) js_set_canvas_size(w, h);
     return true;
   }
   void new_frame() override { ImGui_ImplGlfw_NewFrame(); }
@@ -116,8 +197,15 @@ WebHost g_host;
 WebBackend g_backend;
 
 void main_loop() {
+  if (!frame_needed()) {
+    emscripten_pause_main_loop();
+    g_paused = true;
+    return;
+  }
+  if (g_tail_frames > 0) --g_tail_frames;
   const double t0 = emscripten_get_now();
   tc::app::frame(g_backend, *g_state, 8.0);
+  finish_tab_move();
   g_frame_ms_last = emscripten_get_now() - t0;
   if (g_frame_ms_last > g_frame_ms_max) g_slowest = tc::app::last_frame_times();
   g_frame_ms_max = std::max(g_frame_ms_max, g_frame_ms_last);
@@ -147,14 +235,25 @@ std::vector<tc::io::PresetText> g_staged_presets;
 
 extern "C" {
 
+// One of the page's HTML controls of the main inputs (ui/mirror.hpp). 1: applied.
+EMSCRIPTEN_KEEPALIVE int tc_set_input(const char* path, const char* value) {
+  wake();
+  return tc::ui::set_mirror_input(*g_state, path, value) ? 1 : 0;
+}
+
 // A location.hash (on load and on hashchange). 1: applied; 0: an error banner, scenario kept.
-EMSCRIPTEN_KEEPALIVE int tc_apply_hash(const char* hash) { return tc::ui::apply_hash(*g_state, hash) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int tc_apply_hash(const char* hash) {
+  wake();
+  return tc::ui::apply_hash(*g_state, hash) ? 1 : 0; }
 
 EMSCRIPTEN_KEEPALIVE int tc_import(const char* name, const char* text) {
+  wake();
+  g_state->mirror_dirty = true;  // an error banner, or one cleared
   return tc::ui::import_scenario(*g_state, name, text) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE int tc_merge_presets(const char* name, const char* text) {
+  wake();
   return tc::ui::merge_presets(*g_state, name, text) ? 1 : 0;
 }
 
@@ -168,10 +267,14 @@ EMSCRIPTEN_KEEPALIVE int tc_stage_preset(const char* name, const char* text) {
 EMSCRIPTEN_KEEPALIVE int tc_merge_staged_presets() {
   std::vector<tc::io::PresetText> files;
   files.swap(g_staged_presets);
+  wake();
+  g_state->mirror_dirty = true;  // a banner for a file that does not read
   return files.empty() || tc::ui::merge_preset_set(*g_state, std::move(files)) ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE void tc_report_error(const char* text) {
+  wake();
+  g_state->mirror_dirty = true;  // the mirror lists the banners
   g_state->banners.push_back({text, true});
 }
 
@@ -180,9 +283,8 @@ EMSCRIPTEN_KEEPALIVE const char* tc_results_json() {
   tc::io::Json j = tc::ui::mirror_json(*g_state);
   j["hash"] = tc::ui::current_hash(*g_state);
   j["scenario"] = g_state->doc;
-  j["banners"] = tc::io::Json::array();
-  for (const auto& b : g_state->banners) j["banners"].push_back(b.text);
   j["compute_ms"] = g_state->current.compute_ms;
+  j["frames_drawn"] = g_frames;
   j["frame_ms"] = {{"last", g_frame_ms_last}, {"max", g_frame_ms_max},
                    {"mean", g_frame_count ? g_frame_ms_sum / g_frame_count : 0.0}, {"frames", g_frame_count},
                    {"update", tc::app::last_frame_times().update}, {"panels", tc::app::last_frame_times().panels},
@@ -228,15 +330,30 @@ EMSCRIPTEN_KEEPALIVE int tc_wheel(double dx, double dy) {
   ImGuiIO& io = ImGui::GetIO();
   io.MouseWheelH += static_cast<float>(dx);
   io.MouseWheel += static_cast<float>(dy);
+  wake();
   return 1;
 }
 
-EMSCRIPTEN_KEEPALIVE int tc_wants_keyboard() { return ImGui::GetIO().WantCaptureKeyboard ? 1 : 0; }
+// An input event on the page (web/app.js): draw frames again.
+EMSCRIPTEN_KEEPALIVE void tc_wake() { wake(); }
+
+// A Tab pressed on the canvas, before ImGui sees it (see TabMove). 0: ImGui has no window to
+// tab in, and the page lets the browser move the focus.
+EMSCRIPTEN_KEEPALIVE int tc_tab(int shift) {
+  if (!ImGui::GetCurrentContext()->NavWindow) return 0;
+  ImVec2 from;
+  const bool has = ImGui::GetIO().WantTextInput && nav_rect(from);
+  const ImGuiID nav = ImGui::GetCurrentContext()->NavId;
+  g_tab = {shift ? -1 : +1, 0, has ? nav : 0, from.y, from.x, nav};
+  wake();
+  return 1;
+}
 
 // The page's paste event: this GLFW cannot read the system clipboard.
 EMSCRIPTEN_KEEPALIVE int tc_paste(const char* text) {
   if (!ImGui::GetIO().WantTextInput) return 0;
   ImGui::GetIO().AddInputCharactersUTF8(text);
+  wake();
   return 1;
 }
 

@@ -250,14 +250,15 @@ std::string cost_text(const CostReport& r) {
 }
 
 namespace {
-// Header, an optional rule under it, then every row, each written by `line`.
+// Header, an optional rule under it, then every row, each appended by `line`. Plain strings, not
+// streams: the web page exports tables, and an ostringstream links libc++'s locales into it.
 template <class Line>
 std::string render(const Table& t, Line line, const std::string& rule = "") {
-  std::ostringstream o;
+  std::string o;
   line(o, t.header);
-  o << rule;
+  o += rule;
   for (const auto& r : t.rows) line(o, r);
-  return o.str();
+  return o;
 }
 
 // Cells carry text from inputs (ids, model names): a control character there (an ANSI escape, a
@@ -294,12 +295,12 @@ std::string table_text(const Table& raw) {
   };
   widen(t.header);
   for (const auto& r : t.rows) widen(r);
-  return render(t, [&](std::ostringstream& o, const std::vector<std::string>& r) {
+  return render(t, [&](std::string& o, const std::vector<std::string>& r) {
     for (size_t i = 0; i < w.size(); ++i) {
       const std::string cell = i < r.size() ? r[i] : "";
-      o << cell << std::string(w[i] - cell.size() + (i + 1 < w.size() ? 2 : 0), ' ');
+      o += cell + std::string(w[i] - cell.size() + (i + 1 < w.size() ? 2 : 0), ' ');
     }
-    o << "\n";
+    o += "\n";
   });
 }
 
@@ -317,9 +318,9 @@ std::string table_csv(const Table& raw) {
     for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return q + "\"";
   };
-  return render(t, [&](std::ostringstream& o, const std::vector<std::string>& r) {
-    for (size_t i = 0; i < r.size(); ++i) o << (i ? "," : "") << cell(r[i]);
-    o << "\n";
+  return render(t, [&](std::string& o, const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size(); ++i) o += (i ? "," : "") + cell(r[i]);
+    o += "\n";
   });
 }
 
@@ -334,10 +335,10 @@ std::string table_markdown(const Table& raw) {
   for (size_t i = 0; i < t.header.size(); ++i) rule += "---|";
   return render(
       t,
-      [&](std::ostringstream& o, const std::vector<std::string>& r) {
-        o << "|";
-        for (const auto& c : r) o << " " << cell(c) << " |";
-        o << "\n";
+      [&](std::string& o, const std::vector<std::string>& r) {
+        o += "|";
+        for (const auto& c : r) o += " " + cell(c) + " |";
+        o += "\n";
       },
       rule + "\n");
 }

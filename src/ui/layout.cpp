@@ -1,12 +1,19 @@
-// Places the panels: editor beside results on a wide window, stacked on a narrow one, and a
-// compact results-first column in embed mode.
+// Places the panels: editor beside results on a wide window; on a narrow one (a phone) the
+// results first and the inputs below them, as in the compact embed mode.
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
 
 namespace tc::ui {
 
 namespace {
+// Test hook: where the results and the editor start (the browser test checks the narrow order).
+void mark(const char* name) {
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  widget_rects()[name] = {p, p};
+}
+
 void results(AppState& s, bool embed) {
+  mark("results");
   panel_headline(s);
   if (s.view.show_breakdown && !embed && ImGui::CollapsingHeader("Step time", ImGuiTreeNodeFlags_DefaultOpen))
     panel_breakdown(s);
@@ -38,17 +45,19 @@ void draw_app(AppState& s) {
   // also opens every collapsed section). Ending a top-level window ends the log.
   if (s.log_text) ImGui::LogToClipboard(64);
   const bool embed = s.view.embed;
-  if (!embed) panel_toolbar(s);
+  panel_toolbar(s);
   panel_banners(s);
   const float fs = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x;
   if (embed) {
     ImGui::BeginChild("results");
+    mark("editor");
     if (ImGui::CollapsingHeader("Scenario")) panel_editor(s);
     results(s, true);
     ImGui::EndChild();
   } else if (avail > fs * 62) {
     ImGui::BeginChild("editor", ImVec2(fs * 30, 0), true);
+    mark("editor");
     panel_editor(s);
     ImGui::EndChild();
     ImGui::SameLine();
@@ -57,8 +66,9 @@ void draw_app(AppState& s) {
     ImGui::EndChild();
   } else {
     ImGui::BeginChild("all");
-    if (ImGui::CollapsingHeader("Scenario", ImGuiTreeNodeFlags_DefaultOpen)) panel_editor(s);
     results(s, false);
+    mark("editor");
+    if (ImGui::CollapsingHeader("Scenario", ImGuiTreeNodeFlags_DefaultOpen)) panel_editor(s);
     ImGui::EndChild();
   }
   if (s.log_text) ImGui::LogFinish();

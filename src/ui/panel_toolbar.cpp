@@ -1,4 +1,5 @@
-// The app's chrome: seed picker, sharing, import and export, view toggles. Hidden in embed mode.
+// The app's chrome: seed picker, sharing, import and export, view toggles; in embed mode, sharing
+// and exports only. The row wraps on a narrow window.
 #include "core/labels.hpp"
 #include "io/report.hpp"
 #include "ui/panels.hpp"
@@ -8,25 +9,29 @@ namespace tc::ui {
 
 void panel_toolbar(AppState& s) {
   Host& host = *s.host;
-  const auto choices = seed_choices(s);
-  std::string seed_preview = "Seed cases";
-  for (const auto& c : s.seeds)
-    if (c.id == s.seed_id) seed_preview = c.name;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ImGui::BeginCombo("##seeds", seed_preview.c_str())) {
-    for (const auto& [id, name] : choices) {
-      if (!ImGui::Selectable((name + "##" + id).c_str(), id == s.seed_id)) continue;
-      if (id.empty()) {
-        set_scenario(s, default_scenario(), "");
-        continue;
+  // Embedded in a wiki page, the toolbar keeps sharing and exports only.
+  const bool embed = s.view.embed;
+  if (!embed) {
+    const auto choices = seed_choices(s);
+    std::string seed_preview = "Seed cases";
+    for (const auto& c : s.seeds)
+      if (c.id == s.seed_id) seed_preview = c.name;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    if (ImGui::BeginCombo("##seeds", seed_preview.c_str())) {
+      for (const auto& [id, name] : choices) {
+        if (!ImGui::Selectable((name + "##" + id).c_str(), id == s.seed_id)) continue;
+        if (id.empty()) {
+          set_scenario(s, default_scenario(), "");
+          continue;
+        }
+        for (const auto& c : s.seeds)
+          if (c.id == id) set_scenario(s, c.doc, c.id);
       }
-      for (const auto& c : s.seeds)
-        if (c.id == id) set_scenario(s, c.doc, c.id);
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
+    remember_rect("seeds");
+    same_line_or_wrap(button_width("Copy link"));
   }
-  remember_rect("seeds");
-  ImGui::SameLine();
   if (ImGui::Button("Copy link")) {
     host.copy_text(host.link_for(current_hash(s)));
     if (!s.current.ok)
@@ -38,15 +43,19 @@ void panel_toolbar(AppState& s) {
                                     "(custom objects or claims): export the JSON to keep them";
   }
   remember_rect("copy_link");
-  ImGui::SameLine();
   if (host.is_web()) {
-    if (ImGui::Button("Import JSON")) host.request_open_file();
-    ImGui::SameLine();
+    if (!embed) {
+      same_line_or_wrap(button_width("Import JSON"));
+      if (ImGui::Button("Import JSON")) host.request_open_file();
+    }
+    same_line_or_wrap(button_width("Export JSON"));
     if (ImGui::Button("Export JSON")) {
       host.save_file("scenario.json", "application/json", export_scenario(s));
       s.status = "Scenario exported";
     }
+    remember_rect("export_json");
   } else {
+    same_line_or_wrap(ImGui::GetFontSize() * 12);
     char buf[512];
     const std::size_t n = std::min(s.view.desktop_path.size(), sizeof buf - 1);
     s.view.desktop_path.copy(buf, n);
@@ -58,20 +67,23 @@ void panel_toolbar(AppState& s) {
     ImGui::SameLine();
     if (ImGui::Button("Save")) host.save_file(s.view.desktop_path, "application/json", export_scenario(s));
   }
-  ImGui::SameLine();
+  same_line_or_wrap(button_width("CSV"));
   if (ImGui::Button("CSV")) {
     host.save_file(host.is_web() ? "traincalc-results.csv" : s.view.desktop_path + ".csv", "text/csv",
                    io::table_csv(results_table(s)));
     s.status = "Results exported as CSV";
   }
-  ImGui::SameLine();
+  remember_rect("export_csv");
+  same_line_or_wrap(button_width("Markdown"));
   if (ImGui::Button("Markdown")) {
     host.save_file(host.is_web() ? "traincalc-results.md" : s.view.desktop_path + ".md", "text/markdown",
                    io::table_markdown(results_table(s)));
     s.status = "Results exported as Markdown";
   }
-  ImGui::SameLine();
-  if (ImGui::Button("View")) ImGui::OpenPopup("view");
+  if (!embed) {
+    same_line_or_wrap(button_width("View"));
+    if (ImGui::Button("View")) ImGui::OpenPopup("view");
+  }
   if (ImGui::BeginPopup("view")) {
     ImGui::Checkbox("Step-time breakdown", &s.view.show_breakdown);
     ImGui::Checkbox("Memory", &s.view.show_memory);
@@ -83,7 +95,7 @@ void panel_toolbar(AppState& s) {
     ImGui::EndPopup();
   }
   if (!s.status.empty()) {
-    ImGui::SameLine();
+    same_line_or_wrap(ImGui::CalcTextSize(s.status.c_str()).x);
     text_disabled(s.status);
   }
 }

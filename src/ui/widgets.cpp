@@ -105,7 +105,11 @@ bool id_picker(const char* label, std::string& current,
   for (const auto& [id, name] : items)
     if (id == current) preview = name;
   if (ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    // A picker opens on the whole list: a search left from the last time would hide most of it.
+    if (ImGui::IsWindowAppearing()) {
+      filter.clear();
+      ImGui::SetKeyboardFocusHere();
+    }
     char buf[64];
     const std::size_t n = std::min(filter.size(), sizeof buf - 1);
     filter.copy(buf, n);
@@ -124,6 +128,16 @@ bool id_picker(const char* label, std::string& current,
     ImGui::EndCombo();
   }
   return changed;
+}
+
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+void same_line_or_wrap(float next_width) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float right = ImGui::GetItemRectMax().x + spacing + next_width;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
 }
 
 std::map<std::string, std::pair<ImVec2, ImVec2>>& widget_rects() {

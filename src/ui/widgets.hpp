@@ -42,6 +42,11 @@ void show_explanations(AppState& s, const std::vector<io::Explanation>& xs, bool
 bool id_picker(const char* label, std::string& current,
                const std::vector<std::pair<std::string, std::string>>& items, std::string& filter);
 
+// A row of buttons that wraps on a narrow window: same_line_or_wrap(button_width("Next")) stays
+// on the line when the next item fits, else starts a new line.
+float button_width(const char* label);
+void same_line_or_wrap(float next_width);
+
 // Where named widgets were drawn last frame, in framebuffer pixels: the browser tests drag them.
 std::map<std::string, std::pair<ImVec2, ImVec2>>& widget_rects();
 void remember_rect(const std::string& name);

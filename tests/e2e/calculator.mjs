@@ -73,19 +73,52 @@ const mirror = () => page.evaluate(() => {
   return { summary: document.getElementById('summary').textContent, error: document.getElementById('error').textContent, rows };
 });
 const settled = () => page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 20000 });
+const rectOf = async (name) => JSON.parse(await page.evaluate((n) => Module.ccall('tc_widget_rect', 'string', ['string'], [n]), name));
+// ImGui 1.86 reads the mouse once a frame: a press and release between two frames is no click.
+async function clickWidget(name, dx = 0.5) {
+  const r = await rectOf(name);
+  assert(r, `no widget ${name}`);
+  const box = await page.locator('#canvas').boundingBox();
+  const x = box.x + r[0] + (r[2] - r[0]) * dx, y = box.y + (r[1] + r[3]) / 2;
+  await page.mouse.move(x, y);
+  await page.waitForTimeout(60);
+  await page.mouse.down();
+  await page.waitForTimeout(60);
+  await page.mouse.up();
+  await page.waitForTimeout(60);
+}
+// The same for keys: held over a few frames, as a person presses them.
+async function pressHeld(...keys) {
+  for (const k of keys) await page.keyboard.down(k);
+  await page.waitForTimeout(60);
+  for (const k of keys.reverse()) await page.keyboard.up(k);
+  await page.waitForTimeout(30);
+}
+const readyTimes = [];
+// A fresh load of the page (a new document, not a hash change) at a window size.
+async function load(hash, width = 1280, height = 800) {
+  await page.setViewportSize({ width, height });
+  await page.goto('about:blank');
+  await page.goto(base + hash);
+  await page.waitForSelector('body[data-ready]', { timeout: 5000, state: 'attached' });
+  readyTimes.push(Number(await page.evaluate(() => document.body.dataset.readyMs)));
+  await settled();
+}
 
 let readyMs = 0;
+let readyStats = '';
 await check('page is ready within 5 s', async () => {
   const t0 = Date.now();
   await page.goto(base + DEFAULT);
   await page.waitForSelector('body[data-ready]', { timeout: 5000 });
   readyMs = Date.now() - t0;
+  readyTimes.push(Number(await page.evaluate(() => document.body.dataset.readyMs)));
   return `${readyMs} ms`;
 });
 
 await check('screenshot is not blank', async () => {
   await settled();
-  const file = path.join(outDir, 'screenshot.png');
+  const file = path.join(outDir, 'screenshot-desktop.png');
   const png = await page.screenshot({ path: file });
   // Inflate the PNG's image data and count distinct bytes: a blank canvas has a handful.
   const chunks = [];
@@ -98,6 +131,30 @@ await check('screenshot is not blank', async () => {
   const distinct = new Set(raw).size;
   assert(distinct > 64, `only ${distinct} distinct byte values in the screenshot`);
   return `${file}, ${distinct} distinct byte values`;
+});
+
+await check('no frame is drawn while nothing changes (2 s idle after settling)', async () => {
+  await settled();
+  await page.mouse.move(2, 2);
+  // Settled: the tail after the last event and the throttled publishing are over when no frame
+  // has been drawn for 600 ms (a loaded machine draws the tail's frames slowly).
+  let before = -1;
+  for (let i = 0; i < 20; ++i) {
+    const n = (await results_json()).frames_drawn;
+    if (n === before) break;
+    before = n;
+    await page.waitForTimeout(600);
+  }
+  const rafBefore = await page.evaluate(() => window.__frames.length);
+  await page.waitForTimeout(2000);
+  const after = (await results_json()).frames_drawn;
+  const raf = (await page.evaluate(() => window.__frames.length)) - rafBefore;
+  assert(after === before, `${after - before} frames drawn in 2 s of idle`);
+  assert(raf === 0, `${raf} animation frame callbacks in 2 s of idle`);
+  // And an input event draws again.
+  await page.mouse.move(300, 300);
+  await page.waitForFunction((n) => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn > n, after, { timeout: 2000 });
+  return `0 frames, 0 animation frame callbacks in 2 s; ${before} frames drawn before`;
 });
 
 await check('DOM mirror equals `traincalc estimate` on the same scenario', async () => {
@@ -151,8 +208,8 @@ await check('a malformed or hostile hash shows an error and keeps the last good 
 });
 
 let dragStats = '';
-await check('slider drag with comparison and scaling visible: frames under 16 ms of CPU', async () => {
-  await page.goto(base + '#v1&m=llama3.1-70b&i=trn2.48xlarge&c=trn2.48xlarge,p5.48xlarge&n=16&tt=1e12');
+await check('slider drag with comparison (3 instances) and scaling visible: frames of 8 ms (mean), p95 under 16 ms', async () => {
+  await page.goto(base + '#v1&m=llama3.1-70b&i=trn2.48xlarge&c=trn2.48xlarge,p5.48xlarge,p4d.24xlarge&n=16&tt=1e12');
   await page.waitForSelector('body[data-ready]', { timeout: 5000 });
   await settled();
   const rect = JSON.parse(await page.evaluate(() => Module.ccall('tc_widget_rect', 'string', ['string'], ['nodes'])));
@@ -191,14 +248,17 @@ await check('slider drag with comparison and scaling visible: frames under 16 ms
               `render ${during.frame_ms.slowest.render.toFixed(1)} ms; last preview estimate ${during.compute_ms.toFixed(1)} ms)`;
   assert(js.length >= 20, `only ${js.length} frames during the drag`);
   assert(after !== before, `the drag did not change the cluster (chips ${before} -> ${after})`);
-  // The goal is every frame under 16 ms. On a 2-core machine that also rasterizes WebGL in
-  // software, single frames still exceed it (see the printed maximum); the hard limits here are
-  // the 95th percentile and the mean, which a regression (a plan search per frame) breaks.
+  // Issue 13's goal: the 99th percentile of the drag's frames (the rAF callback: ImGui, the
+  // preview estimate, WebGL calls) at most 8 ms of CPU. performance.now() measures wall time, and
+  // on the shared 2-core machine a frame preempted by other builds reads 15-30 ms: the hard limits
+  // here are the mean and the 95th percentile, which a regression (a plan search per frame)
+  // breaks; the 99th percentile is printed against the goal (docs/performance.md).
   const sorted = js.slice().sort((a, b) => a - b);
-  const p95 = sorted[Math.floor(0.95 * (sorted.length - 1))];
-  dragStats += `, p95 ${p95.toFixed(1)} ms`;
-  assert(p95 < 16 && during.frame_ms.mean < 16, dragStats);
-  if (jsMax >= 16) console.log(`WARN every-frame goal missed: ${dragStats}`);
+  const pct = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  dragStats += `, p95 ${pct(0.95).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms`;
+  assert((during.scenario.compare_instances || []).length === 3, `compared: ${during.scenario.compare_instances}`);
+  assert(during.frame_ms.mean <= 8 && pct(0.95) < 16, dragStats);
+  if (pct(0.99) > 8) console.log(`WARN p99 goal (8 ms) missed: ${dragStats}`);
   return dragStats;
 });
 
@@ -258,6 +318,123 @@ await check('embed mode hides the page chrome', async () => {
   return 'header and footer hidden, canvas fills the frame';
 });
 
+await check('embed mode keeps Copy link and Export', async () => {
+  await load(DEFAULT + '&embed=1', 800, 600);
+  await page.evaluate(() => { navigator.clipboard.writeText = async (t) => { window.__copied = t; }; });
+  await clickWidget('copy_link');
+  const copied = await page.waitForFunction(() => window.__copied, null, { timeout: 3000 }).then((h) => h.jsonValue());
+  assert(/#v1&/.test(copied) && /embed=1/.test(copied) && copied.startsWith(origin), `copied ${copied}`);
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 5000 }), clickWidget('export_json')]);
+  const file = path.join(outDir, 'embed-export.json');
+  await download.saveAs(file);
+  const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert(download.suggestedFilename() === 'scenario.json' && exported.model === 'llama3.1-70b', `exported ${download.suggestedFilename()}`);
+  return `link ${copied.slice(origin.length)}, ${download.suggestedFilename()}`;
+});
+
+await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Tab leaves the canvas', async () => {
+  await load('#v1&m=llama3.1-70b&i=trn2.48xlarge&n=16&tt=1e12', 1280, 500);  // shorter than the page: it can scroll
+  const scrollable = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight);
+  assert(scrollable, 'the page does not scroll at this size');
+  await page.focus('#canvas');  // scrolls the canvas into view
+  const scrollY0 = await page.evaluate(() => window.scrollY);
+  for (const key of ['ArrowDown', 'PageDown', 'End', 'ArrowRight', 'ArrowUp', 'PageUp']) await page.keyboard.press(key);
+  await page.waitForTimeout(100);
+  const scrollY = await page.evaluate(() => window.scrollY);
+  assert(scrollY === scrollY0, `the page scrolled from ${scrollY0} to ${scrollY}`);
+  // Ctrl+A in the global batch field selects its text (typing replaces it), not the page's.
+  // (A click on a number field selects it too: this checks that Ctrl+A keeps it selected.)
+  await clickWidget('global_batch');
+  await page.keyboard.press('Control+A');
+  await page.waitForTimeout(60);
+  const pageSelection = await page.evaluate(() => String(window.getSelection()));
+  assert(pageSelection === '', `the page's text was selected: ${pageSelection.slice(0, 40)}`);
+  await page.keyboard.type('2048', { delay: 30 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).scenario.global_batch === 2048,
+    null, { timeout: 3000 });
+  // Tab from a field: once ImGui has no further field to move to, the focus goes to the next
+  // element of the page (in this run ImGui leaves from the first field: see the printed count).
+  await clickWidget('global_batch');
+  let tabs = 0;
+  // After each Tab, 7 frames (ImGui moves the focus over a few) or the focus leaving the canvas.
+  const canvasFocused = () => page.evaluate(() => document.activeElement === document.getElementById('canvas'));
+  while (tabs < 250 && await canvasFocused()) {
+    const frames0 = (await results_json()).frames_drawn;
+    await pressHeld('Tab');
+    ++tabs;
+    await page.waitForFunction((n) => document.activeElement !== document.getElementById('canvas') ||
+      JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn >= n + 7, frames0, { timeout: 5000 });
+  }
+  const next = await page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
+  assert(tabs >= 1 && tabs < 250, `Tab left the canvas after ${tabs} presses`);
+  const expected = await page.evaluate(() => {
+    const all = Array.from(document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]'))
+      .filter((el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length > 0);
+    const after = all[all.indexOf(document.getElementById('canvas')) + 1];
+    return after && (after.id || after.tagName);
+  });
+  assert(next === expected, `focus went to ${next}, not ${expected}`);
+  return `page stayed put; global batch typed over after Ctrl+A; Tab left after ${tabs} press(es) to ${next}`;
+});
+
+await check('a phone-sized window (390 x 844) shows the results first and wraps the toolbar', async () => {
+  await load(DEFAULT, 390, 844);
+  await page.waitForTimeout(200);
+  const [results, editor, seeds, exportJson] = await Promise.all(['results', 'editor', 'seeds', 'export_json'].map(rectOf));
+  assert(results && editor && results[1] < editor[1], `results at ${results && results[1]}, editor at ${editor && editor[1]}`);
+  const width = await page.evaluate(() => document.getElementById('canvas').getBoundingClientRect().width);
+  assert(exportJson[2] <= width && exportJson[1] > seeds[1], `toolbar not wrapped: export ${exportJson}, seeds ${seeds}, width ${width}`);
+  const file = path.join(outDir, 'screenshot-narrow.png');
+  await page.screenshot({ path: file });
+  return `results at y ${results[1].toFixed(0)}, inputs at y ${editor[1].toFixed(0)}; ${file}`;
+});
+
+await check('the DOM mirror carries band, bill, warnings, claims, errors and working input controls', async () => {
+  await load('#v1&s=case-a-dense-100b');
+  const m = await page.evaluate(() => ({
+    band: document.getElementById('band').textContent,
+    bill: document.querySelectorAll('#bill li').length,
+    claims: Array.from(document.querySelectorAll('#claims li')).map((li) => li.textContent),
+    controls: Array.from(document.querySelectorAll('#inputs select, #inputs input')).map((c) => [c.id, c.labels[0] && c.labels[0].textContent, c.value]),
+  }));
+  assert(/Typically within/.test(m.band), `band: ${m.band}`);
+  assert(m.bill >= 2, `${m.bill} bill lines`);
+  assert(m.claims.length > 0 && m.claims.every((c) => /^(ok|implausible|impossible|unchecked): /.test(c)), `claims: ${m.claims}`);
+  const ids = m.controls.map((c) => c[0]);
+  for (const id of ['input-model', 'input-instance', 'input-nodes', 'input-precision', 'input-global_batch'])
+    assert(ids.includes(id), `no control ${id}: ${ids}`);
+  assert(m.controls.every((c) => c[1]), 'a control has no label');
+  // The HTML controls change the scenario as the canvas does.
+  await load('#v1&m=llama3.1-70b&i=trn2.48xlarge&n=16&tt=1e12');
+  await page.selectOption('#input-instance', 'p5.48xlarge');
+  await page.waitForFunction(() => / on 16 x p5\.48xlarge/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
+  await page.fill('#input-nodes', '8');
+  await page.dispatchEvent('#input-nodes', 'change');
+  await page.waitForFunction(() => / on 8 x p5\.48xlarge/.test(document.getElementById('summary').textContent), null, { timeout: 10000 });
+  await settled();
+  const r = await results_json();
+  assert(r.scenario.instance === 'p5.48xlarge' && r.scenario.nodes === 8, JSON.stringify([r.scenario.instance, r.scenario.nodes]));
+  // A warning the canvas shows is in the mirror: 1 node of p5 cannot hold a 70B model's state.
+  await page.fill('#input-nodes', '1');
+  await page.dispatchEvent('#input-nodes', 'change');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.includes(' on 1 x ') ||
+    document.getElementById('error').textContent !== '', null, { timeout: 10000 });
+  await settled();
+  const shown = await page.evaluate(() => ({ warnings: document.querySelectorAll('#warnings li').length,
+    error: document.getElementById('error').textContent }));
+  assert(shown.warnings > 0 || shown.error, `no warning nor error on 1 node: ${JSON.stringify(shown)}`);
+  // An import error is listed.
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['{"model": 7}'], 'broken.json', { type: 'application/json' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => /Scenario not imported/.test(document.getElementById('banners').textContent), null, { timeout: 5000 });
+  return `band, ${m.bill} bill lines, ${m.claims.length} claims, 5 labelled controls that edit the scenario, ` +
+         `${shown.warnings} warnings on 1 node, import error listed`;
+});
+
 await check("a bad operator preset file shows a banner naming file and field; built-ins stay", async () => {
   await page.goto(new URL('ops/', base).href + DEFAULT);
   await page.waitForSelector('body[data-ready]', { timeout: 5000 });
@@ -268,6 +445,14 @@ await check("a bad operator preset file shows a banner naming file and field; bu
   assert(/instances\[0\]/.test(banner), `banner does not name the field: ${banner}`);
   assert(r.ok, `built-in presets not in use: ${r.error}`);
   return banner;
+});
+
+await check('ready (first frame with results) within 1.0 s', async () => {
+  const sorted = readyTimes.filter(Number.isFinite).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  readyStats = `${sorted.length} loads: fastest ${sorted[0]} ms, median ${median} ms, slowest ${sorted[sorted.length - 1]} ms`;
+  assert(median <= 1000, readyStats);
+  return readyStats;
 });
 
 await check('no request to another origin', async () => {
@@ -284,6 +469,6 @@ await context.close();
 fs.rmSync(userDir, { recursive: true, force: true });
 const passed = results.filter((r) => r.ok).length;
 const failed = results.length - passed;
-fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ readyMs, dragStats, passed, failed }, null, 2));
+fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify({ readyMs, readyStats, dragStats, passed, failed }, null, 2));
 console.log(`e2e: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
