@@ -44,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tc::io::Json j = tc::io::compare_json(rows);
   tc::fuzz::check_json_numbers(j);
   (void)j.dump();
-  (void)tc::io::table_text(tc::io::compare_table(rows));
+  for (const auto style : {tc::io::TableStyle::human, tc::io::TableStyle::plain})
+    (void)tc::io::table_text(tc::io::compare_table(rows, style));
   return 0;
 }

@@ -86,7 +86,7 @@ Scenario h100_scenario() {
   s.accelerator.id = "h100-sxm";
   s.accelerator.peak_tflops = {66.9, 494.7, 989.4, 989.4, 1978.9};
   s.accelerator.hbm_gib = 80;
-  s.accelerator.hbm_tbps = 3.35;
+  s.accelerator.hbm_tb_per_s = 3.35;
   s.instance.chips_per_node = 8;
   s.instance.intra = {"NVSwitch", 450, 3, 0.8};
   s.instance.inter_node_gbps = 3200;

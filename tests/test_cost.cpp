@@ -703,7 +703,7 @@ TEST_F(ClaimFixture, BillOfSeveralRuns) {
 TEST_F(ClaimFixture, DatasheetFiguresAgainstThePresets) {
   accelerators[2].hbm_gib = 96;
   sc.accelerator.hbm_gib = 96;
-  sc.accelerator.hbm_tbps = 2.9;
+  sc.accelerator.hbm_tb_per_s = 2.9;
   tc::Claim ok;  // case B: 96 GB per Trainium2, 16 chips, 1.5 TB (= 16 x 96 GiB) per node
   ok.chips_per_node = 16;
   ok.hbm_gb_per_chip = 96;

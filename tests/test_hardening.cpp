@@ -277,8 +277,8 @@ TEST(Hardening, ZeroRatesAreReportedOnTheirInput) {
   // A denormal or a 1e-300 memory bandwidth.
   for (const char* bw : {"5e-324", "1e-300"})
     EXPECT_EQ(field_of(std::string(R"({"model":"llama3.1-8b","instance":{"base":"p5.48xlarge","accelerator":)"
-                                   R"({"base":"h100-sxm","hbm_tbps":)") + bw + "}}" + t),
-              "instance.accelerator.hbm_tbps");
+                                   R"({"base":"h100-sxm","hbm_tb_per_s":)") + bw + "}}" + t),
+              "instance.accelerator.hbm_tb_per_s");
 }
 
 // Class 5: the LoRA rank is bounded by the model's narrowest adapted weight, on every preset.

@@ -254,7 +254,7 @@ TEST(PresetBuiltin, Fp4AndBlackwellUltraFiguresHaveTheirOwnDatedSource) {
   for (const auto& a : lib.accelerators)
     EXPECT_TRUE(own_note("accelerator", a.id, "peak_tflops.fp4")) << a.id << ": peak_tflops.fp4";
   for (const char* id : {"b300", "gb300"})
-    for (const char* field : {"peak_tflops.fp4", "hbm_gib", "hbm_tbps", "power_w", "devices_per_chip",
+    for (const char* field : {"peak_tflops.fp4", "hbm_gib", "hbm_tb_per_s", "power_w", "devices_per_chip",
                               "stochastic_rounding", "calibration"})
       EXPECT_TRUE(own_note("accelerator", id, field)) << id << "." << field;
   for (const char* id : {"p6-b300.48xlarge", "gb300-nvl72"}) {
@@ -393,8 +393,8 @@ TEST(PresetErrors, NegativePriceNamesFileAndPath) {
 
 TEST(PresetErrors, MissingField) {
   Json doc = builtin_json("presets/accelerators.json");
-  doc["accelerators"][1].erase("hbm_tbps");
-  EXPECT_EQ(merge_error("acc.json", doc), "acc.json: accelerators[1].hbm_tbps: missing (required)");
+  doc["accelerators"][1].erase("hbm_tb_per_s");
+  EXPECT_EQ(merge_error("acc.json", doc), "acc.json: accelerators[1].hbm_tb_per_s: missing (required)");
   doc = builtin_json("presets/accelerators.json");
   doc["accelerators"][0]["peak_tflops"].erase("fp16");
   EXPECT_EQ(merge_error("acc.json", doc),
@@ -412,9 +412,9 @@ TEST(PresetErrors, NanAndInfinityAreRejected) {
   // 1e999 overflows a double; the JSON parser reports it rather than reading infinity.
   PresetLibrary lib = builtin();
   std::string text = builtin_text("presets/accelerators.json");
-  const auto pos = text.find("\"hbm_tbps\": 0.82");
+  const auto pos = text.find("\"hbm_tb_per_s\": 0.82");
   ASSERT_NE(pos, std::string::npos);
-  text.replace(pos, 16, "\"hbm_tbps\": 1e999");
+  text.replace(pos, std::string("\"hbm_tb_per_s\": 0.82").size(), "\"hbm_tb_per_s\": 1e999");
   const std::string msg = error_of([&] { tc::io::merge_preset_json(lib, "a.json", text); });
   EXPECT_TRUE(contains(msg, "a.json: malformed JSON")) << msg;
   EXPECT_TRUE(contains(msg, "1e999")) << msg;
@@ -713,7 +713,7 @@ TEST(PresetInline, InstanceBorrowsLinksFromAPresetOfItsAccelerator) {
   EXPECT_FALSE(y.prices.empty());
 
   // An inline accelerator no preset instance uses: links must be given.
-  const Json custom = {{"accelerator", {{"peak_tflops", {{"bf16", 500}}}, {"hbm_gib", 64}, {"hbm_tbps", 2}}},
+  const Json custom = {{"accelerator", {{"peak_tflops", {{"bf16", 500}}}, {"hbm_gib", 64}, {"hbm_tb_per_s", 2}}},
                        {"chips_per_node", 4},
                        {"inter_node_gbps", 400}};
   const std::string msg = error_of([&] { tc::io::parse_inline_instance(custom, "instance", lib, acc); });
@@ -728,6 +728,12 @@ TEST(PresetInline, InstanceBorrowsLinksFromAPresetOfItsAccelerator) {
   old_key["intra"] = {{"gbps_per_chip", 100}};
   const std::string renamed = error_of([&] { tc::io::parse_inline_instance(old_key, "instance", lib, acc); });
   EXPECT_TRUE(contains(renamed, "instance.intra.gbps_per_chip: renamed gb_per_s_per_chip")) << renamed;
+  // Likewise the HBM bandwidth, TB/s under a name that reads Tbit/s.
+  Json old_hbm = custom;
+  old_hbm["accelerator"]["hbm_tbps"] = 2;
+  old_hbm["accelerator"].erase("hbm_tb_per_s");
+  const std::string hbm = error_of([&] { tc::io::parse_inline_instance(old_hbm, "instance", lib, acc); });
+  EXPECT_TRUE(contains(hbm, "instance.accelerator.hbm_tbps: renamed hbm_tb_per_s")) << hbm;
   EXPECT_EQ(acc.id, "custom");
   EXPECT_DOUBLE_EQ(acc.peak_tflops[static_cast<int>(tc::Precision::bf16)], 500);
   EXPECT_DOUBLE_EQ(acc.peak_tflops[static_cast<int>(tc::Precision::fp8)], 0);
@@ -786,7 +792,7 @@ TEST(PresetInline, AcceleratorAndFramework) {
       tc::io::parse_inline_accelerator(Json{{"base", "h100-sxm"}, {"hbm_gib", 96}}, "acc", lib);
   EXPECT_DOUBLE_EQ(a.hbm_gib, 96);
   EXPECT_DOUBLE_EQ(a.peak_tflops[static_cast<int>(tc::Precision::bf16)], 989.4);
-  EXPECT_EQ(error_of([&] { tc::io::parse_accelerator(Json{{"peak_tflops", {{"bf16", 0}}}, {"hbm_gib", 8}, {"hbm_tbps", 1}}, "acc", true); }),
+  EXPECT_EQ(error_of([&] { tc::io::parse_accelerator(Json{{"peak_tflops", {{"bf16", 0}}}, {"hbm_gib", 8}, {"hbm_tb_per_s", 1}}, "acc", true); }),
             "acc.peak_tflops: needs at least one precision above 0");
   const tc::FrameworkProfile f =
       tc::io::parse_inline_framework(Json{{"base", "fsdp"}, {"dp_overlap", 0.5}}, "framework", lib);

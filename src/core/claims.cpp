@@ -453,7 +453,7 @@ void check_specs(ClaimCheck& c, const Claim& cl, const Platform& pf, const Claim
     judge_spec(c, "HBM per node of " + in.id, *cl.hbm_gb_per_node,
                {{gib * in.chips_per_node, "GiB"}, {gb * in.chips_per_node, "GB"}});
   if (cl.hbm_tb_per_s)
-    judge_spec(c, "HBM bandwidth (TB/s) of " + chip, *cl.hbm_tb_per_s, {{pf.acc ? pf.acc->hbm_tbps : 0, "TB/s"}});
+    judge_spec(c, "HBM bandwidth (TB/s) of " + chip, *cl.hbm_tb_per_s, {{pf.acc ? pf.acc->hbm_tb_per_s : 0, "TB/s"}});
   if (cl.link_gb_per_s)
     judge_spec(c, "chip-to-chip link (GB/s) of " + chip, *cl.link_gb_per_s,
                {{in.intra.gb_per_s_per_chip, "GB/s one direction"}, {2 * in.intra.gb_per_s_per_chip, "GB/s both directions"}});

@@ -95,7 +95,7 @@ struct Ctx {
     // stays BF16.
     const Precision attn_prec = low_precision(math) ? Precision::bf16 : math;
     attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip * clock;
-    hbm_bytes_per_s = a.hbm_tbps * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
+    hbm_bytes_per_s = a.hbm_tb_per_s * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
     op_bytes = operand_bytes(math);
     // Ranks on one chip share its links; the network share of a rank is the node's NIC bandwidth

@@ -45,7 +45,7 @@ struct Accelerator {
   std::string name;
   std::array<double, kPrecisionCount> peak_tflops{};  // dense, per chip, indexed by Precision; 0 = unsupported
   double hbm_gib = 0;             // per chip
-  double hbm_tbps = 0;            // per chip, decimal TB/s
+  double hbm_tb_per_s = 0;            // per chip, decimal TB/s
   int devices_per_chip = 1;       // ranks a framework places per chip (NeuronCores / logical cores)
   double power_w = 0;             // board or chip power used for energy
   bool stochastic_rounding = false;  // hardware SR: BF16 weights need no FP32 master copy

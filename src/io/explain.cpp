@@ -230,7 +230,7 @@ const TermModel kTermModels[] = {
     {"attention", "fused attention kernel at the attention efficiency of peak, causal half skipped, backward 2.5 "
                   "forwards (Dao 2023; Shah et al. 2024 for FlashAttention-3-class kernels)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
-                     "framework's separately launched kernels at the kernel cost", "hbm_tbps"},
+                     "framework's separately launched kernels at the kernel cost", "hbm_tb_per_s"},
     {"recompute", "full: the layer's forward again; selective: the attention core (Korthikanti et al. 2022)",
      "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
@@ -243,7 +243,7 @@ const TermModel kTermModels[] = {
     {"dp_comm", "the gradient all-reduce (ZeRO-1/2: reduce-scatter + all-gather) left when the backward pass "
                 "ends, the last bucket (Li et al. 2020); ZeRO-3 gathers behind the previous layer (Zhao et al. "
                 "2023)", ""},
-    {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tbps"},
+    {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
 };
 
 ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
@@ -268,10 +268,10 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
                 band_of(r, value, +1, format_duration) + " (the band is the whole step's)"};
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum), "plan " + plan_short(r.est.plan)});
   if (m && *m->calibration) {
-    const bool hbm = std::string(m->calibration) == "hbm_tbps";
+    const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
     const Accelerator& a = job.spec.scenario.accelerator;
-    x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tbps, 2) + " TB/s per chip",
-                                          accelerator_source(lib, job, "hbm_tbps")}
+    x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",
+                                          accelerator_source(lib, job, "hbm_tb_per_s")}
                            : peak_input(job, lib));
   } else {
     x.inputs.push_back(network_input(job, lib));

@@ -25,13 +25,13 @@ using namespace limits;
 // make the step time overflow.
 constexpr double kMinTflops = 1e-3;       // 1 GFLOP/s
 constexpr double kMinHbmGib = 1e-2;
-constexpr double kMinHbmTbps = 1e-3;      // 1 GB/s
+constexpr double kMinHbmTbPerS = 1e-3;      // 1 GB/s
 constexpr double kMinLinkGBPerS = 1e-3;     // 1 MB/s
 constexpr double kMinNetworkGbps = 1e-3;  // 1 Mbit/s
 constexpr double kMinEfficiency = 1e-3;   // of a peak or a link
 constexpr double kMaxTflops = 1e6;
 constexpr double kMaxHbmGib = 1e5;
-constexpr double kMaxHbmTbps = 1000;
+constexpr double kMaxHbmTbPerS = 1000;
 constexpr int kMaxDevicesPerChip = 64;
 constexpr double kMaxPowerW = 1e5;
 constexpr int kMaxChipsPerNode = 100000;
@@ -49,7 +49,7 @@ const std::vector<std::string_view> kCalibrationKeys = {
     "attention_v3_efficiency",
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
-    "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tbps", "devices_per_chip",
+    "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tb_per_s", "devices_per_chip",
     "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "calibration", "sources"};
 const std::vector<std::string_view> kIntraKeys = {"type", "gb_per_s_per_chip", "latency_us",
                                                   "efficiency"};
@@ -205,6 +205,9 @@ std::string summarize(const std::vector<SourceNote>& notes) {
 
 std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path, Need need,
                                          bool allow_base, Accelerator& a) {
+  // "tbps" reads as Tbit/s and held TB/s: renamed (issue 11), not read under its old name.
+  if (j.is_object() && has_key(j, "hbm_tbps"))
+    throw InputError(path_key(path, "hbm_tbps"), "renamed hbm_tb_per_s (decimal TB/s per chip)");
   check_keys(j, path, allow_base ? with(kAcceleratorKeys, {"base"}) : kAcceleratorKeys);
   const Need inner = need == Need::all ? Need::all : Need::none;
   Fields f(j, path, need);
@@ -225,7 +228,7 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     }
   }
   if (f.want("hbm_gib", true)) a.hbm_gib = get_number(j, "hbm_gib", path, kMinHbmGib, kMaxHbmGib);
-  if (f.want("hbm_tbps", true)) a.hbm_tbps = get_number(j, "hbm_tbps", path, kMinHbmTbps, kMaxHbmTbps);
+  if (f.want("hbm_tb_per_s", true)) a.hbm_tb_per_s = get_number(j, "hbm_tb_per_s", path, kMinHbmTbPerS, kMaxHbmTbPerS);
   if (f.want("devices_per_chip")) {
     a.devices_per_chip = get_int(j, "devices_per_chip", path, 1, kMaxDevicesPerChip);
   }

@@ -104,7 +104,7 @@ void merge_preset_dir(PresetLibrary& lib, const std::string& dir);
 // Single entries. `path` prefixes every error field. A preset entry (inline_object false) must
 // give every field of its schema, including "sources". An inline object (a model or instance
 // written into a scenario) needs only what defines it; the rest takes these defaults:
-//   accelerator: needs peak_tflops (other precisions 0 = unsupported), hbm_gib, hbm_tbps;
+//   accelerator: needs peak_tflops (other precisions 0 = unsupported), hbm_gib, hbm_tb_per_s;
 //     id "custom", devices_per_chip 1, power_w 0 (unknown), no stochastic rounding,
 //     calibration as AcceleratorCalibration's defaults.
 //   instance: needs accelerator, chips_per_node, inter_node_gbps; links as Fabric's defaults
