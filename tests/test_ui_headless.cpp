@@ -214,7 +214,8 @@ TEST_F(Headless, EditorShowsStorageServicesAndIncidents) {
   ImGui::SetNextWindowSize(ImVec2(1600, 12000));
   ImGui::Begin("editor");
   // Logging opens tree nodes but not collapsing headers: open the two sections as a click would.
-  for (const char* header : {"Overheads", "Incidents"}) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
+  for (const char* header : {"Overheads", "Incidents", "Campaign and deadline"})
+    ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
   logged().clear();
   ImGui::LogToClipboard(64);
   panel_editor(state);
@@ -223,7 +224,9 @@ TEST_F(Headless, EditorShowsStorageServicesAndIncidents) {
   ImGui::Render();
   const std::string drawn = logged();
   for (const char* text : {"checkpoints_service", "fsx_lustre", "scratch_2", "dataset_service", "copy_to_region",
-                           "add incident", "remove incident", "oom", "hours", "lost_day", "days"})
+                           "add incident", "remove incident", "oom", "hours", "lost_day", "days",
+                           // the overhead and campaign rows take unit and range from the schema table
+                           "first compile", "runs per month", "deadline", "minutes"})
     EXPECT_NE(drawn.find(text), std::string::npos) << text;
   ASSERT_TRUE(state.current.ok) << state.current.error_field;
   EXPECT_EQ(state.doc["incidents"].size(), 2u);

@@ -70,26 +70,24 @@ void knob(AppState& s, const char* label, const std::string& path, int resolved)
   ImGui::PopID();
 }
 
-// A number the scenario may leave out (then the model's default, shown greyed, applies).
+// A number the scenario may leave out (then the model's default, shown greyed, applies). Its unit,
+// range, help and whether it is an integer come from its row of the schema table (io/schema).
 struct OptionalField {
   const char* path;
   const char* label;
-  const char* unit;
-  double min, max;
   std::function<double(const Outcome&)> resolved;  // NaN when unknown
-  const char* help;
-  bool integer = false;
-  bool allow_auto = false;  // "auto" is a valid value (checkpoint interval: Young/Daly)
 };
 
 void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
+  const io::FieldDef& d = io::scenario_field(f.path);
+  const bool integer = d.type == io::FieldType::integer || d.type == io::FieldType::integer_auto;
   ImGui::PushID(f.path);
   const io::Json* v = doc_get(s.doc, f.path);
   bool set = v && v->is_number();
   double resolved = o && f.resolved ? f.resolved(*o) : NAN;
   if (ImGui::Checkbox("##set", &set)) {
     if (set)
-      doc_set(s.doc, f.path, std::isfinite(resolved) ? std::clamp(resolved, f.min, f.max) : std::max(f.min, 0.0));
+      doc_set(s.doc, f.path, std::isfinite(resolved) ? clamp_to(d, resolved) : std::max(d.min, 0.0));
     else
       doc_erase(s.doc, f.path);
   }
@@ -98,14 +96,14 @@ void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
   ImGui::SetNextItemWidth(field_width());
   if (set) {
     double value = v->get<double>();
-    const bool changed = f.integer ? [&] {
+    const bool changed = integer ? [&] {
       int iv = static_cast<int>(value);
       const bool c = ImGui::InputInt(f.label, &iv);
       value = iv;
       return c;
     }()
-                                   : ImGui::InputDouble(f.label, &value, 0, 0, "%.6g");
-    if (changed && std::isfinite(value)) doc_set(s.doc, f.path, std::clamp(value, f.min, f.max));
+                                 : ImGui::InputDouble(f.label, &value, 0, 0, "%.6g");
+    if (changed && std::isfinite(value)) doc_set(s.doc, f.path, clamp_to(d, value));
   } else {
     ImGui::BeginDisabled();
     std::string shown = std::isfinite(resolved) ? fmt_exact(resolved) : "default";
@@ -118,8 +116,8 @@ void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
     ImGui::EndDisabled();
   }
   ImGui::SameLine();
-  text_disabled(f.unit);
-  help_marker(f.help);
+  text_disabled(std::string(d.unit));
+  help_marker(field_help(d));
   ImGui::PopID();
 }
 
@@ -129,72 +127,60 @@ double or_nan(const std::optional<double>& v) { return v ? *v : NAN; }
 const std::vector<OptionalField>& overhead_fields() {
   using O = const Outcome&;
   static const std::vector<OptionalField> f = {
-      {"overheads.compile.first_s", "first compile", "s", 0, 1e7,
+      {"overheads.compile.first_s", "first compile",
        [](O o) { return inputs(o) && inputs(o)->compile.first_s ? *inputs(o)->compile.first_s
-                                                                 : compile_defaults(o.job.spec.scenario.accelerator).first_s; },
-       "Graph compilation before the first step (Neuron compiles ahead of time: minutes)."},
-      {"overheads.compile.recompile_s", "each new shape", "s", 0, 1e7,
+                                                                 : compile_defaults(o.job.spec.scenario.accelerator).first_s; }},
+      {"overheads.compile.recompile_s", "each new shape",
        [](O o) { return inputs(o) && inputs(o)->compile.recompile_s ? *inputs(o)->compile.recompile_s
-                                                                     : compile_defaults(o.job.spec.scenario.accelerator).recompile_s; },
-       "Compile time of every further input shape (sequence-length bucket)."},
-      {"overheads.compile.shapes", "input shapes", "", 1, 1e4,
-       [](O o) { return inputs(o) ? inputs(o)->compile.shapes : NAN; }, "Distinct input shapes (buckets).", true},
-      {"overheads.compile.cache_hit", "compile cache hit", "0-1", 0, 1,
-       [](O o) { return inputs(o) ? inputs(o)->compile.cache_hit : NAN; },
-       "Share of compile work that later runs find in a reused cache."},
-      {"overheads.warmup.minutes", "warm-up", "min", 0, 1e5,
+                                                                     : compile_defaults(o.job.spec.scenario.accelerator).recompile_s; }},
+      {"overheads.compile.shapes", "input shapes",
+       [](O o) { return inputs(o) ? inputs(o)->compile.shapes : NAN; }},
+      {"overheads.compile.cache_hit", "compile cache hit",
+       [](O o) { return inputs(o) ? inputs(o)->compile.cache_hit : NAN; }},
+      {"overheads.warmup.minutes", "warm-up",
        [](O o) { return inputs(o) && inputs(o)->warmup.minutes ? *inputs(o)->warmup.minutes
-                                                                : compile_defaults(o.job.spec.scenario.accelerator).warmup_min; },
-       "Slow phase at the start of a run."},
-      {"overheads.warmup.throughput", "warm-up speed", "0-1", 0, 1,
+                                                                : compile_defaults(o.job.spec.scenario.accelerator).warmup_min; }},
+      {"overheads.warmup.throughput", "warm-up speed",
        [](O o) { return inputs(o) && inputs(o)->warmup.throughput ? *inputs(o)->warmup.throughput
-                                                                   : compile_defaults(o.job.spec.scenario.accelerator).warmup_throughput; },
-       "Throughput during warm-up as a fraction of steady throughput."},
-      {"overheads.checkpoint.interval_min", "checkpoint every", "min", 1e-3, 1e6,
-       [](O o) { return o.cost ? o.cost->result.wall.checkpoint_interval_s / 60 : NAN; },
-       "Minutes of training between checkpoints; unticked: the Young/Daly optimum.", false, true},
-      {"overheads.checkpoint.write_gb_per_s", "checkpoint write", "GB/s", 1e-3, 1e6,
-       [](O o) { return inputs(o) ? or_nan(inputs(o)->checkpoint.write_gb_per_s) : NAN; },
-       "Aggregate storage write bandwidth; unticked: the FSx file system's throughput, else 10 GB/s."},
-      {"overheads.checkpoint.kept", "checkpoints kept", "", 0, 1e4,
-       [](O o) { return inputs(o) ? inputs(o)->checkpoint.kept : NAN; }, "Checkpoints kept in storage at a time.", true},
-      {"overheads.failures.per_node_hour", "failures", "/node-h", 0, 1,
-       [](O o) { return inputs(o) ? inputs(o)->failures.per_node_hour : NAN; },
-       "Unexpected interruptions per node-hour (default from Llama 3's 54-day run)."},
-      {"overheads.failures.restart_min", "restart after failure", "min", 0, 1e5,
-       [](O o) { return inputs(o) ? inputs(o)->failures.restart_min : NAN; }, "Detect, replace the node, reload."},
-      {"overheads.spot.interruptions_per_hour", "spot interruptions", "/inst-h", 0, 10,
-       [](O o) { return inputs(o) ? or_nan(inputs(o)->spot.interruptions_per_hour) : NAN; },
-       "Per spot instance-hour; unticked: the instance preset's figure."},
-      {"overheads.spot.restart_min", "restart after reclaim", "min", 0, 1e5,
-       [](O o) { return inputs(o) ? inputs(o)->spot.restart_min : NAN; }, "Get capacity back and restart."},
-      {"overheads.queue_hours", "queueing", "h", 0, 1e6,
-       [](O o) { return inputs(o) ? inputs(o)->queue_hours : NAN; }, "Waiting for capacity (wall time, not billed)."},
-      {"overheads.storage.dataset_gb", "dataset", "GB", 0, 1e9,
-       [](O o) { return inputs(o) ? inputs(o)->storage.dataset_gb : NAN; }, "Training data kept in storage."},
-      {"overheads.storage.usd_per_gb_month", "storage price", "$/GB-month", 0, 100,
-       [](O o) { return inputs(o) ? or_nan(inputs(o)->storage.usd_per_gb_month) : NAN; },
-       "Flat rate for every stored GB; unticked: each service's published, tiered rate."},
-      {"overheads.storage.retention_days", "retention", "days", 0, 36500,
-       [](O o) { return inputs(o) ? inputs(o)->storage.retention_days : NAN; }, "Kept after the campaign."},
-      {"overheads.transfer.cross_region_copies", "cross-region copies", "", 0, 1e4,
-       [](O o) { return inputs(o) ? inputs(o)->transfer.cross_region_copies : NAN; }, "Copies of the dataset to another region."},
-      {"overheads.transfer.cross_region_usd_per_gb", "cross-region price", "$/GB", 0, 100,
-       [](O o) { return inputs(o) ? or_nan(inputs(o)->transfer.cross_region_usd_per_gb) : NAN; },
-       "Inter-region transfer; unticked: the region pair's published rate."},
-      {"overheads.transfer.egress_gb_per_month", "egress per month", "GB", 0, 1e9,
-       [](O o) { return inputs(o) ? inputs(o)->transfer.egress_gb_per_month : NAN; }, "Data out to the internet every month."},
-      {"overheads.transfer.egress_usd_per_gb", "egress price", "$/GB", 0, 100,
-       [](O o) { return inputs(o) ? or_nan(inputs(o)->transfer.egress_usd_per_gb) : NAN; },
-       "Data transfer out, flat; unticked: the published tiers after 100 GB free a month."},
-      {"overheads.engineering.person_weeks", "engineering", "person-weeks", 0, 1e5,
-       [](O o) { return inputs(o) ? inputs(o)->engineering.person_weeks : NAN; }, "Migration or porting effort, one-off."},
-      {"overheads.engineering.usd_per_week", "cost of a week", "$", 0, 1e7,
-       [](O o) { return inputs(o) ? inputs(o)->engineering.usd_per_week : NAN; }, "Loaded cost of one person-week."},
-      {"overheads.engineering.spread_runs", "spread over runs", "", 0, 1e6,
-       [](O o) { return inputs(o) ? inputs(o)->engineering.spread_runs : NAN; }, "Share the one-off over this many runs (0: all here)."},
-      {"energy.usd_per_kwh", "electricity", "$/kWh", 0, 10,
-       [](O o) { return inputs(o) ? inputs(o)->energy.usd_per_kwh : NAN; }, "Energy price for the energy figure."},
+                                                                   : compile_defaults(o.job.spec.scenario.accelerator).warmup_throughput; }},
+      {"overheads.checkpoint.interval_min", "checkpoint every",
+       [](O o) { return o.cost ? o.cost->result.wall.checkpoint_interval_s / 60 : NAN; }},
+      {"overheads.checkpoint.write_gb_per_s", "checkpoint write",
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->checkpoint.write_gb_per_s) : NAN; }},
+      {"overheads.checkpoint.kept", "checkpoints kept",
+       [](O o) { return inputs(o) ? inputs(o)->checkpoint.kept : NAN; }},
+      {"overheads.failures.per_node_hour", "failures",
+       [](O o) { return inputs(o) ? inputs(o)->failures.per_node_hour : NAN; }},
+      {"overheads.failures.restart_min", "restart after failure",
+       [](O o) { return inputs(o) ? inputs(o)->failures.restart_min : NAN; }},
+      {"overheads.spot.interruptions_per_hour", "spot interruptions",
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->spot.interruptions_per_hour) : NAN; }},
+      {"overheads.spot.restart_min", "restart after reclaim",
+       [](O o) { return inputs(o) ? inputs(o)->spot.restart_min : NAN; }},
+      {"overheads.queue_hours", "queueing",
+       [](O o) { return inputs(o) ? inputs(o)->queue_hours : NAN; }},
+      {"overheads.storage.dataset_gb", "dataset",
+       [](O o) { return inputs(o) ? inputs(o)->storage.dataset_gb : NAN; }},
+      {"overheads.storage.usd_per_gb_month", "storage price",
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->storage.usd_per_gb_month) : NAN; }},
+      {"overheads.storage.retention_days", "retention",
+       [](O o) { return inputs(o) ? inputs(o)->storage.retention_days : NAN; }},
+      {"overheads.transfer.cross_region_copies", "cross-region copies",
+       [](O o) { return inputs(o) ? inputs(o)->transfer.cross_region_copies : NAN; }},
+      {"overheads.transfer.cross_region_usd_per_gb", "cross-region price",
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->transfer.cross_region_usd_per_gb) : NAN; }},
+      {"overheads.transfer.egress_gb_per_month", "egress per month",
+       [](O o) { return inputs(o) ? inputs(o)->transfer.egress_gb_per_month : NAN; }},
+      {"overheads.transfer.egress_usd_per_gb", "egress price",
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->transfer.egress_usd_per_gb) : NAN; }},
+      {"overheads.engineering.person_weeks", "engineering",
+       [](O o) { return inputs(o) ? inputs(o)->engineering.person_weeks : NAN; }},
+      {"overheads.engineering.usd_per_week", "cost of a week",
+       [](O o) { return inputs(o) ? inputs(o)->engineering.usd_per_week : NAN; }},
+      {"overheads.engineering.spread_runs", "spread over runs",
+       [](O o) { return inputs(o) ? inputs(o)->engineering.spread_runs : NAN; }},
+      {"energy.usd_per_kwh", "electricity",
+       [](O o) { return inputs(o) ? inputs(o)->energy.usd_per_kwh : NAN; }},
   };
   return f;
 }
@@ -202,17 +188,14 @@ const std::vector<OptionalField>& overhead_fields() {
 const std::vector<OptionalField>& campaign_fields() {
   using O = const Outcome&;
   static const std::vector<OptionalField> f = {
-      {"campaign.runs", "runs", "", 0, 1e6, [](O o) { return inputs(o) ? inputs(o)->campaign.runs : NAN; },
-       "Runs of this job in the campaign (a sweep, or 2.3 runs per delivered model)."},
-      {"campaign.full_runs", "full runs", "", 0, 1e6,
-       [](O o) { return inputs(o) ? or_nan(inputs(o)->campaign.full_runs) : NAN; },
-       "Runs that train to the end; unticked: all of them."},
-      {"campaign.truncated_fraction", "truncated runs train", "0-1", 0, 1,
-       [](O o) { return inputs(o) ? inputs(o)->campaign.truncated_fraction : NAN; },
-       "Share of the training each other run completes."},
-      {"campaign.runs_per_month", "runs per month", "", 0, 1e5,
-       [](O o) { return inputs(o) ? inputs(o)->campaign.runs_per_month : NAN; }, "0: back to back."},
-      {"deadline_days", "deadline", "days", 0, 1e6, nullptr, "Does one full run finish in time?"},
+      {"campaign.runs", "runs", [](O o) { return inputs(o) ? inputs(o)->campaign.runs : NAN; }},
+      {"campaign.full_runs", "full runs",
+       [](O o) { return inputs(o) ? or_nan(inputs(o)->campaign.full_runs) : NAN; }},
+      {"campaign.truncated_fraction", "truncated runs train",
+       [](O o) { return inputs(o) ? inputs(o)->campaign.truncated_fraction : NAN; }},
+      {"campaign.runs_per_month", "runs per month",
+       [](O o) { return inputs(o) ? inputs(o)->campaign.runs_per_month : NAN; }},
+      {"deadline_days", "deadline", nullptr},
   };
   return f;
 }
