@@ -190,6 +190,10 @@ TEST(Cli, ListAndHelp) {
   const CliRun list = cli("list models --format json");
   ASSERT_EQ(list.status, 0);
   EXPECT_GE(nlohmann::json::parse(list.out).size(), 14u);
+  // Every profile is listed with its name, not only its id.
+  const auto frameworks = nlohmann::json::parse(cli("list frameworks --format json").out);
+  ASSERT_GE(frameworks.size(), 8u);
+  for (const auto& f : frameworks) EXPECT_FALSE(f.value("name", "").empty()) << f.dump();
   EXPECT_EQ(cli("--help").status, 0);
   EXPECT_EQ(cli("").status, 2);
   EXPECT_EQ(cli("frobnicate").status, 2);

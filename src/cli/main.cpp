@@ -259,8 +259,11 @@ int cmd_list(const Args& a) {
       t.rows.push_back({x.id, x.name, tc::to_string(x.kind), std::to_string(x.layers),
                         std::to_string(x.hidden)});
   } else if (what == "frameworks") {
-    t.header = {"id"};
-    for (const auto& x : lib.frameworks) t.rows.push_back({x.id});
+    t.header = {"id", "name"};
+    for (const auto& x : lib.frameworks) {
+      const tc::io::FrameworkInfo* info = lib.framework_info(x.id);
+      t.rows.push_back({x.id, info ? info->name : ""});
+    }
   } else if (what == "fields") {
     t = fields_table();
   } else {
