@@ -91,7 +91,7 @@ bool frame_needed() {
 struct TabMove {
   int direction = 0;  // +1 Tab, -1 Shift+Tab, 0 none pending
   int frames = 0;
-  ImGuiID from_id = 0;   // the text field Tab was pressed in (0: none)
+  ImGuiID from_id = 0;   // the item that had the keyboard focus when Tab was pressed (0: none)
   float from_y = 0, from_x = 0;
   ImGuiID from_nav = 0;  // the keyboard focus then
 };
@@ -341,8 +341,10 @@ EMSCRIPTEN_KEEPALIVE void tc_wake() { wake(); }
 // tab in, and the page lets the browser move the focus.
 EMSCRIPTEN_KEEPALIVE int tc_tab(int shift) {
   if (!ImGui::GetCurrentContext()->NavWindow) return 0;
+  // Where the focus is, a text field or not (a checkbox or combo the user clicked): a Tab from
+  // the last of them wraps to the first, and only the place tells that the wrap happened.
   ImVec2 from;
-  const bool has = ImGui::GetIO().WantTextInput && nav_rect(from);
+  const bool has = nav_rect(from);
   const ImGuiID nav = ImGui::GetCurrentContext()->NavId;
   g_tab = {shift ? -1 : +1, 0, has ? nav : 0, from.y, from.x, nav};
   wake();

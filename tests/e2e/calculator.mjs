@@ -18,7 +18,9 @@ const origin = new URL(base).origin;
 const DEFAULT = '#v1&m=llama3.1-70b&i=trn2.48xlarge&c=trn2.48xlarge,p5.48xlarge&ch=256&tt=1e12';
 
 const results = [];
+// E2E_ONLY=text runs only the checks whose name contains it (for debugging one journey).
 async function check(name, fn) {
+  if (process.env.E2E_ONLY && !name.includes(process.env.E2E_ONLY)) return;
   const t0 = Date.now();
   try {
     const detail = await fn();
