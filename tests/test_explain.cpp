@@ -26,6 +26,18 @@ const tc::io::PresetLibrary& lib() {
 
 bool has_id_punctuation(const std::string& s) { return s.find_first_of("_[]") != std::string::npos; }
 
+// Every seed scenario, parsed and evaluated as the page does: fn(path, job, result).
+template <class Fn>
+void for_each_seed(Fn fn) {
+  for (const auto& f : tc::io::embedded_presets()) {
+    const std::string path = f.path;
+    if (path.rfind("presets/scenarios/", 0) != 0) continue;
+    SCOPED_TRACE(path);
+    const tc::io::Job job = tc::io::parse_job_text(f.contents, lib(), path);
+    fn(path, job, tc::io::evaluate(job, lib()));
+  }
+}
+
 TEST(Labels, BillItemsTiersAndFieldsInPlainWords) {
   EXPECT_EQ(tc::plain_label("instance.capacity_block.idle"), "Capacity Block, unused tail");
   EXPECT_EQ(tc::plain_label("instance.capacity_block"), "Capacity Block");
@@ -47,12 +59,7 @@ TEST(Labels, BillItemsTiersAndFieldsInPlainWords) {
 // The class: no id of any term or item any seed scenario computes reaches a reader as an id.
 TEST(Labels, EveryIdOfEverySeedHasPlainWords) {
   int checked = 0;
-  for (const auto& f : tc::io::embedded_presets()) {
-    const std::string path = f.path;
-    if (path.rfind("presets/scenarios/", 0) != 0) continue;
-    SCOPED_TRACE(path);
-    const tc::io::Job job = tc::io::parse_job_text(f.contents, lib(), path);
-    const tc::io::Result r = tc::io::evaluate(job, lib());
+  for_each_seed([&](const std::string&, const tc::io::Job&, const tc::io::Result& r) {
     std::vector<std::string> ids;
     for (const auto& t : r.est.breakdown_s) ids.push_back(t.name);
     if (r.cost) {
@@ -71,7 +78,7 @@ TEST(Labels, EveryIdOfEverySeedHasPlainWords) {
       EXPECT_FALSE(has_id_punctuation(label)) << id << " -> " << label;
       ++checked;
     }
-  }
+  });
   EXPECT_GT(checked, 100);
 }
 
@@ -136,12 +143,7 @@ void expect_complete(const tc::io::Explanation& x) {
 
 TEST(Explain, EverySeedsFiguresHaveFormulaInputsAndSources) {
   int seeds = 0;
-  for (const auto& f : tc::io::embedded_presets()) {
-    const std::string path = f.path;
-    if (path.rfind("presets/scenarios/", 0) != 0) continue;
-    SCOPED_TRACE(path);
-    const tc::io::Job job = tc::io::parse_job_text(f.contents, lib(), path);
-    const tc::io::Result r = tc::io::evaluate(job, lib());
+  for_each_seed([&](const std::string& path, const tc::io::Job& job, const tc::io::Result& r) {
     ASSERT_TRUE(r.cost) << path;
     for (auto* make : {tc::io::explain_wall_time, tc::io::explain_bill, tc::io::explain_usd_per_million_tokens,
                        tc::io::explain_mfu, tc::io::explain_step_time, tc::io::explain_chips})
@@ -157,7 +159,7 @@ TEST(Explain, EverySeedsFiguresHaveFormulaInputsAndSources) {
     expect_complete(tc::io::explain_items_total(b));
     expect_complete(tc::io::explain_bill_rates(b));
     ++seeds;
-  }
+  });
   EXPECT_GE(seeds, 6);
 }
 

@@ -39,15 +39,12 @@ std::string model_source(const PresetLibrary& lib, const Job& job) {
 std::string scenario_field(const char* field) { return std::string("scenario: ") + field; }
 
 // The throughput band of published runs of this accelerator (io/uncertainty), applied to a
-// figure that scales with time (`scale` = +1) or with throughput (-1).
-std::string band_of(const Result& r, double value, int scale, std::string (*format)(double)) {
+// figure that grows with time or with speed.
+std::string band_of(const Result& r, double value, BandSide side, std::string (*format)(double)) {
   const Uncertainty& u = r.band;
   const BandFactors f = band_factors(u, r.est);
   std::string s = "typically within " + format_fixed(100 * u.mean_abs_error, 0) + "% (" + u.basis + "): ";
-  if (scale > 0)
-    s += format(value / f.faster) + " to " + format(value * f.slower);
-  else
-    s += format(value / f.slower) + " to " + format(value * f.faster);
+  s += band_range(f, value, side, format);
   s += ", the 10th to 90th percentile of published runs' errors";
   if (!u.note.empty()) s += "; " + u.note;
   return s;
@@ -103,7 +100,7 @@ Explanation explain_step_time(const Result& r, const Job& job, const PresetLibra
   Explanation x{"Step time", format_duration(r.est.step_time_s),
                 "One micro-batch on the busiest pipeline stage x the micro-batches per step, plus the pipeline "
                 "bubble, the exposed data-parallel reduction and the optimizer step (docs/model.md, Step time)",
-                {}, band_of(r, r.est.step_time_s, +1, format_duration)};
+                {}, band_of(r, r.est.step_time_s, BandSide::time, format_duration)};
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum),
                       "global batch / (micro-batch x data parallel), plan " + plan_short(r.est.plan)});
   x.inputs.push_back(peak_input(job, lib));
@@ -143,7 +140,7 @@ Explanation explain_mfu(const Result& r, const Job& job, const PresetLibrary& li
   Explanation x{"MFU", percent(e.mfu),
                 "model FLOPs per step / (step time x chips x dense peak per chip); model FLOPs 6N + 12 l a d s "
                 "per token (Chowdhery et al. 2022, PaLM, Appendix B)",
-                {}, band_of(r, e.mfu, -1, percent)};
+                {}, band_of(r, e.mfu, BandSide::speed, percent)};
   x.inputs.push_back({"model FLOPs per step", count(e.model_flops_per_step), model_source(lib, job)});
   x.inputs.push_back(step_time_input(r));
   x.inputs.push_back(chips_input(r, job));
@@ -155,7 +152,7 @@ Explanation explain_wall_time(const Result& r, const Job& job, const PresetLibra
   const Estimate& e = r.est;
   if (!r.cost) {
     Explanation x{"Training time", format_duration(e.train_time_s), "steps x step time (no cost model: no overheads)",
-                  {}, band_of(r, e.train_time_s, +1, format_duration)};
+                  {}, band_of(r, e.train_time_s, BandSide::time, format_duration)};
     x.inputs.push_back({"steps", count(e.steps), scenario_field("training.tokens") + " / tokens per step"});
     x.inputs.push_back(step_time_input(r));
     return x;
@@ -165,7 +162,7 @@ Explanation explain_wall_time(const Result& r, const Job& job, const PresetLibra
                 "training (steps x step time) + compilation + warm-up + checkpoint writes + failures and restarts "
                 "+ spot interruptions + queueing; checkpoint interval by Young/Daly unless given (docs/model.md, "
                 "The bill)",
-                {}, band_of(r, w.total_s, +1, format_duration)};
+                {}, band_of(r, w.total_s, BandSide::time, format_duration)};
   x.inputs.push_back({"steps", count(e.steps), scenario_field("training.tokens") + " / tokens per step"});
   x.inputs.push_back(step_time_input(r));
   wall_terms(x, w);
@@ -195,7 +192,7 @@ Explanation explain_bill(const Result& r, const Job& job, const PresetLibrary&) 
       x.inputs.push_back({plain_label(it.name), format_usd(it.value), "bill lines (hover the bill's rows)"});
   }
   x.notes = r.cost->result.warnings;
-  if (b.priced) x.band = band_of(r, b.total_usd, +1, format_usd) + " (compute scales with time)";
+  if (b.priced) x.band = band_of(r, b.total_usd, BandSide::time, format_usd) + " (compute scales with time)";
   else x.band = "no range: some hours have no public price";
   return x;
 }
@@ -212,7 +209,7 @@ Explanation explain_usd_per_million_tokens(const Result& r, const Job&, const Pr
   x.inputs.push_back({"tokens trained", count(b.tokens), scenario_field("training.tokens") + " x full runs"});
   x.inputs.push_back({"compute only", ok ? format_usd(b.compute_usd_per_million_tokens) : "-",
                       "instance items / tokens x 1,000,000"});
-  x.band = ok ? band_of(r, b.usd_per_million_tokens, +1, format_usd) : "no range: the bill is incomplete";
+  x.band = ok ? band_of(r, b.usd_per_million_tokens, BandSide::time, format_usd) : "no range: the bill is incomplete";
   return x;
 }
 
@@ -265,7 +262,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
   const double share = r.est.step_time_s > 0 ? value / r.est.step_time_s : 0;
   Explanation x{plain_label(term), format_duration(value) + " (" + percent(share) + " of the step)",
                 m ? m->formula : "a term of the step time (docs/model.md, Step time)", {},
-                band_of(r, value, +1, format_duration) + " (the band is the whole step's)"};
+                band_of(r, value, BandSide::time, format_duration) + " (the band is the whole step's)"};
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum), "plan " + plan_short(r.est.plan)});
   if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
@@ -393,7 +390,7 @@ Explanation explain_deadline(const Result& r) {
   if (!r.cost || !r.cost->result.deadline) return {"Deadline", "-", "no deadline in the scenario", {}, ""};
   const DeadlineCheck& d = *r.cost->result.deadline;
   Explanation x{"Deadline", d.meets ? "met" : "missed", "deadline - wall time of one full run", {},
-                band_of(r, d.wall_s, +1, format_duration) + " (the run's wall time)"};
+                band_of(r, d.wall_s, BandSide::time, format_duration) + " (the run's wall time)"};
   x.inputs.push_back({"deadline", format_duration(d.deadline_s), scenario_field("deadline_days")});
   x.inputs.push_back({"wall time of a run", format_duration(d.wall_s), "the wall time (hover the headline card)"});
   x.inputs.push_back({"margin", format_duration(d.margin_s), "deadline - wall time"});
@@ -437,7 +434,7 @@ Explanation explain_wall_term(const Result& r, const std::string& term) {
     x.formula = "steps x step time";
     x.inputs.push_back({"steps", count(r.est.steps), scenario_field("training.tokens") + " / tokens per step"});
     x.inputs.push_back(step_time_input(r));
-    x.band = band_of(r, value, +1, format_duration);
+    x.band = band_of(r, value, BandSide::time, format_duration);
   } else {
     x.formula = "an overhead of the run from the scenario's overheads or their defaults per accelerator family "
                 "(docs/model.md, The bill)";

@@ -122,8 +122,7 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
     << "\n";
   const BandFactors f = band_factors(u, e);
   o << "uncertainty     typically within " << format_fixed(100 * u.mean_abs_error, 0) << "% (" << u.basis
-    << "); step time " << format_duration(e.step_time_s / f.faster) << " to "
-    << format_duration(e.step_time_s * f.slower) << "\n";
+    << "); step time " << band_range(f, e.step_time_s, BandSide::time, format_duration) << "\n";
   if (!u.note.empty()) o << "                " << u.note << "\n";
   o << "\nwhere a step goes\n";
   for (const auto& t : e.breakdown_s) {

@@ -29,6 +29,15 @@ struct BandFactors {
 };
 BandFactors band_factors(const Uncertainty& u, const Estimate& e);
 
+// A figure's band as "low to high": a duration or a bill grows when the run is slower, an MFU or
+// a throughput when it is faster.
+enum class BandSide { time, speed };
+template <class Format>
+std::string band_range(const BandFactors& f, double value, BandSide side, Format format) {
+  const bool time = side == BandSide::time;
+  return format(value / (time ? f.faster : f.slower)) + " to " + format(value * (time ? f.slower : f.faster));
+}
+
 // {"tokens_per_s": [low, high], "step_time_s": [...], "train_time_s": [...], "typical_error": x,
 //  "runs": n, "basis": "...", "covered": bool, "note": "..."}
 Json uncertainty_json(const Uncertainty& u, const Estimate& e);

@@ -21,10 +21,10 @@ std::string band_text(const Outcome& o) {
   std::string t = "Typically within " + fmt_fixed(100 * u.mean_abs_error, 0) + "% (" + u.basis + ")";
   if (o.cost) {
     const auto& r = o.cost->result;
-    t += "; wall time " + fmt_duration(r.wall.total_s / f.faster) + " to " + fmt_duration(r.wall.total_s * f.slower);
-    if (r.bill.priced) t += ", bill " + fmt_usd(r.bill.total_usd / f.faster) + " to " + fmt_usd(r.bill.total_usd * f.slower);
+    t += "; wall time " + io::band_range(f, r.wall.total_s, io::BandSide::time, fmt_duration);
+    if (r.bill.priced) t += ", bill " + io::band_range(f, r.bill.total_usd, io::BandSide::time, fmt_usd);
   }
-  t += "; MFU " + fmt_percent(o.est.mfu / f.slower) + " to " + fmt_percent(o.est.mfu * f.faster) + ".";
+  t += "; MFU " + io::band_range(f, o.est.mfu, io::BandSide::speed, [](double v) { return fmt_percent(v); }) + ".";
   if (!u.note.empty()) t += " " + u.note + ".";
   return t;
 }

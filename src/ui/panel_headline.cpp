@@ -57,11 +57,10 @@ void panel_headline(AppState& s) {
   const io::BandFactors f = io::band_factors(u, e);
   if (o->cost) {
     const auto& r = o->cost->result;
-    wall_sub = fmt_duration(r.wall.total_s / f.faster) + " to " + fmt_duration(r.wall.total_s * f.slower);
-    if (r.bill.priced)
-      bill_sub += ", " + fmt_usd(r.bill.total_usd / f.faster) + " to " + fmt_usd(r.bill.total_usd * f.slower);
+    wall_sub = io::band_range(f, r.wall.total_s, io::BandSide::time, fmt_duration);
+    if (r.bill.priced) bill_sub += ", " + io::band_range(f, r.bill.total_usd, io::BandSide::time, fmt_usd);
   }
-  const std::string mfu_sub = fmt_percent(e.mfu / f.slower) + " to " + fmt_percent(e.mfu * f.faster) + ", " +
+  const std::string mfu_sub = io::band_range(f, e.mfu, io::BandSide::speed, [](double v) { return fmt_percent(v); }) + ", " +
                               fmt_fixed(e.tflops_per_chip, 0) + " TFLOP/s per chip";
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail = ImGui::GetContentRegionAvail().x;
