@@ -203,6 +203,19 @@ TEST(Explain, DefaultScenarioNamesItsPriceAndPeak) {
   EXPECT_NE(cb.inputs[0].name.find("instance-hours x $35.76"), std::string::npos) << cb.inputs[0].name;
 }
 
+// A chip capped below its power says so where the peak is explained: 27/64 of Trainium2's 500 W
+// leaves cbrt(27/64) = 75% of its clock.
+TEST(Explain, APowerCapIsNamedBesideThePeak) {
+  tc::io::Json doc = tc::io::Json::parse(tc::io::embedded_contents("presets/scenarios/default.json"));
+  doc["power_limit_w"] = 500.0 * 27 / 64;
+  const tc::io::Job job = tc::io::parse_job(doc, lib(), "d");
+  const tc::io::Result r = tc::io::evaluate(job, lib());
+  std::string peak;
+  for (const auto& in : tc::io::explain_mfu(r, job, lib()).inputs)
+    if (in.name == "dense peak per chip") peak = in.value;
+  EXPECT_NE(peak.find("at 75.0% of its clock under the 211 W cap (power_limit_w)"), std::string::npos) << peak;
+}
+
 // CSV and Markdown cells carry plain decimals and the price's tier, region, date and rate.
 TEST(Explain, ComparisonExportsArePlainDecimalsWithThePrice) {
   const tc::io::Job job = tc::io::parse_job_text(tc::io::embedded_contents("presets/scenarios/default.json"), lib(), "d");

@@ -66,8 +66,13 @@ ExplainInput chips_input(const Result& r, const Job& job) {
 ExplainInput peak_input(const Job& job, const PresetLibrary& lib) {
   // The peak the matrix math runs at, as MFU counts it (BF16 for an auto-cast FP32 job).
   const Precision p = matmul_precision(job.spec.scenario);
-  return {"dense peak per chip", format_fixed(peak_tflops(job.spec.scenario.accelerator, p), 0) + " TFLOP/s " + to_string(p),
-          accelerator_source(lib, job, "peak_tflops")};
+  std::string value = format_fixed(peak_tflops(job.spec.scenario.accelerator, p), 0) + " TFLOP/s " + to_string(p);
+  // A chip capped below its power computes at the clock the cap allows (core/estimate.hpp).
+  const double clock = power_limited_clock_fraction(job.spec.scenario);
+  if (clock < 1)
+    value += ", at " + percent(clock) + " of its clock under the " +
+             format_fixed(job.spec.scenario.power_limit_w, 0) + " W cap (power_limit_w)";
+  return {"dense peak per chip", value, accelerator_source(lib, job, "peak_tflops")};
 }
 
 ExplainInput calibration_input(const Job& job, const PresetLibrary& lib) {
