@@ -918,7 +918,7 @@ void add_plan_warnings(Estimate& out, const Ctx& x) {
                            "dropout activations on every tp rank");
   // The claim check calls a claim above this implausible (core/claims): an estimate above it is a
   // best case no published large run has reached, and says so rather than contradicting it.
-  if (out.mfu > kPublishedMfuCeiling && out.chips >= 64)
+  if (out.mfu > kPublishedMfuCeiling && out.chips >= kLargeRunChips)
     out.warnings.push_back("MFU " + num(std::round(out.mfu * 1000) / 10) + "% is above the " +
                            num(kPublishedMfuCeiling * 100) + "% no published large run has reached (best: 55.2%, "
                            "MegaScale 2024): a best case for this plan; the band's slow edge is the safer figure");
