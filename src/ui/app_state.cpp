@@ -96,7 +96,7 @@ void rebuild_jobs(AppState& s) {
   const std::uint64_t key = s.computed_key;
   if (s.comparison_key != key) {
     s.comparison.clear();
-    for (const auto& id : compare_ids(s, base)) s.comparison.push_back({id, false, {}});
+    for (const auto& id : compare_ids(s, base)) s.comparison.emplace_back().instance_id = id;
     s.comparison_key = key;
   }
   if (s.scaling_key != key) {
@@ -107,7 +107,7 @@ void rebuild_jobs(AppState& s) {
     for (int n = 1; n <= limit; n *= 2) points.push_back(n);
     if (std::find(points.begin(), points.end(), nodes) == points.end()) points.push_back(nodes);
     std::sort(points.begin(), points.end());
-    for (int n : points) s.scaling.push_back({n, false, {}});
+    for (int n : points) s.scaling.emplace_back().nodes = n;
     s.scaling_key = key;
   }
 }
