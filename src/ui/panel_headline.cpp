@@ -1,4 +1,5 @@
 // Headline cards: the four numbers a reader wants first.
+#include <algorithm>
 #include <cctype>
 
 #include "ui/format.hpp"
@@ -8,26 +9,49 @@
 namespace tc::ui {
 
 namespace {
-void card(const char* title, const std::string& value, const std::string& sub, float width, bool stale) {
+struct Card {
+  const char* title;
+  std::string value, sub;
+};
+
+// The sub lines (the band's range first, then what the figure covers) wrap inside the card: on a
+// phone a range ("66.4 days to 151.5 days") is about as wide as half the screen.
+float sub_height(const std::string& sub, float width) {
+  return ImGui::CalcTextSize(sub.c_str(), nullptr, false, width - 2 * ImGui::GetStyle().FramePadding.x).y;
+}
+
+void card(const Card& c, float width, float height, bool stale) {
   ImGui::BeginGroup();
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = ImGui::GetTextLineHeightWithSpacing() * 3.6f;
-  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + width, p.y + h),
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + width, p.y + height),
                                             ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
-  ImGui::Indent(ImGui::GetStyle().FramePadding.x);
-  text_disabled(title);
+  ImGui::Indent(pad);
+  text_disabled(c.title);
   // The app loads a second, larger font for these values (crisper than scaling the first).
   ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
   if (big) ImGui::PushFont(big);
   if (stale)
-    text_disabled(value);
+    text_disabled(c.value);
   else
-    text(value);
+    text(c.value);
   if (big) ImGui::PopFont();
-  text_disabled(sub);
-  ImGui::Unindent(ImGui::GetStyle().FramePadding.x);
-  ImGui::Dummy(ImVec2(width, 0));
+  ImGui::PushTextWrapPos(p.x + width - pad - ImGui::GetWindowPos().x);
+  text_disabled(c.sub);
+  ImGui::PopTextWrapPos();
+  ImGui::Unindent(pad);
+  ImGui::SetCursorScreenPos(p);
+  ImGui::Dummy(ImVec2(width, height));
   ImGui::EndGroup();
+}
+
+// One height for every card: the tallest one's title, value and wrapped sub line.
+float card_height(const Card* cards, int n, float width) {
+  float sub = 0;
+  for (int i = 0; i < n; ++i) sub = std::max(sub, sub_height(cards[i].sub, width));
+  ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return ImGui::GetTextLineHeight() + big->FontSize + sub + 3 * st.ItemSpacing.y + st.FramePadding.y;
 }
 }  // namespace
 
@@ -58,25 +82,30 @@ void panel_headline(AppState& s) {
   if (o->cost) {
     const auto& r = o->cost->result;
     wall_sub = io::band_range(f, r.wall.total_s, io::BandSide::time, fmt_duration);
-    if (r.bill.priced) bill_sub += ", " + io::band_range(f, r.bill.total_usd, io::BandSide::time, fmt_usd);
+    if (r.bill.priced) bill_sub = io::band_range(f, r.bill.total_usd, io::BandSide::time, fmt_usd) + "\n" + bill_sub;
   }
-  const std::string mfu_sub = io::band_range(f, e.mfu, io::BandSide::speed, [](double v) { return fmt_percent(v); }) + ", " +
+  const std::string mfu_sub = io::band_range(f, e.mfu, io::BandSide::speed, [](double v) { return fmt_percent(v); }) + "\n" +
                               fmt_fixed(e.tflops_per_chip, 0) + " TFLOP/s per chip";
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool two_rows = avail < ImGui::GetFontSize() * 40;
   const float w = two_rows ? (avail - spacing) / 2 : (avail - 3 * spacing) / 4;
+  const Card cards[4] = {{"Wall time", wall, wall_sub},
+                         {"Total bill", bill, bill_sub},
+                         {"Per 1M tokens", per_m, per_m_sub},
+                         {"MFU", fmt_percent(e.mfu), mfu_sub}};
+  const float h = card_height(cards, 4, w);
   const io::Job& job = o->job;
-  card("Wall time", wall, wall_sub, w, stale);
+  card(cards[0], w, h, stale);
   explain_last(s, [&] { return io::explain_wall_time(*o, job, s.lib); });
   ImGui::SameLine();
-  card("Total bill", bill, bill_sub, w, stale);
+  card(cards[1], w, h, stale);
   explain_last(s, [&] { return io::explain_bill(*o, job, s.lib); });
   if (!two_rows) ImGui::SameLine();
-  card("Per 1M tokens", per_m, per_m_sub, w, stale);
+  card(cards[2], w, h, stale);
   explain_last(s, [&] { return io::explain_usd_per_million_tokens(*o, job, s.lib); });
   ImGui::SameLine();
-  card("MFU", fmt_percent(e.mfu), mfu_sub, w, stale);
+  card(cards[3], w, h, stale);
   explain_last(s, [&] { return io::explain_mfu(*o, job, s.lib); });
   // The band, the summary and the warnings are long: wrap them at the panel's edge.
   ImGui::PushTextWrapPos(0.0f);
