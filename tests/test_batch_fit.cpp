@@ -9,15 +9,13 @@
 
 #include "core/plan_search.hpp"
 #include "io/job.hpp"
+#include "support.hpp"
 
 namespace {
 
 using tc::io::Json;
 
-const tc::io::PresetLibrary& lib() {
-  static const auto l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 tc::io::Job job(const std::string& model, const std::string& instance, int nodes, Json extra = Json::object()) {
   Json doc = {{"model", model}, {"instance", instance}, {"nodes", nodes}, {"training", {{"tokens", 1e12}}}};

@@ -16,6 +16,7 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "service_prices.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -23,7 +24,7 @@ using tc::CostInputs;
 using tc::JobPerf;
 using tc::io::Json;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using tc_test::contains;
 
 double item(const tc::Bill& b, const std::string& name) {
   for (const auto& t : b.items_usd)
@@ -443,10 +444,7 @@ TEST(Owned, MaintenanceAndColocationAreYearlyLines) {
 
 // --- the seeds and the report --------------------------------------------------------------
 
-const tc::io::PresetLibrary& lib() {
-  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 tc::io::Result seed(const std::string& path, tc::io::Job* out = nullptr) {
   const char* text = tc::io::embedded_contents(path);

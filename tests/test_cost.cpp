@@ -17,6 +17,7 @@
 #include "io/report.hpp"
 #include "io/scenario.hpp"
 #include "service_prices.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -26,7 +27,7 @@ using tc::Instance;
 using tc::JobPerf;
 using tc::io::Json;
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using tc_test::contains;
 
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
@@ -824,13 +825,7 @@ TEST(SeedScenarios, CostSectionsAndClaimsParse) {
 }
 
 
-bool all_finite(const Json& j) {
-  if (j.is_number()) return std::isfinite(j.get<double>());
-  if (j.is_object() || j.is_array())
-    for (const auto& x : j)
-      if (!all_finite(x)) return false;
-  return true;
-}
+using tc_test::all_finite;
 
 // Every bill item is the sum of its quantity x rate lines, and every line is quantity x rate.
 void expect_lines_add_up(const tc::Bill& b) {

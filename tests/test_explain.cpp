@@ -16,13 +16,11 @@
 #include "io/job.hpp"
 #include "io/presets.hpp"
 #include "io/report.hpp"
+#include "support.hpp"
 
 namespace {
 
-const tc::io::PresetLibrary& lib() {
-  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 bool has_id_punctuation(const std::string& s) { return s.find_first_of("_[]") != std::string::npos; }
 

@@ -22,15 +22,13 @@
 #include "io/report.hpp"
 #include "io/scenario.hpp"
 #include "io/url_state.hpp"
+#include "support.hpp"
 
 namespace {
 
 using tc::io::Json;
 
-const tc::io::PresetLibrary& lib() {
-  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 // Generous: the slowest build (ASan, -O1) on a 2-core machine. Real runs take milliseconds.
 constexpr double kSecondsLimit = 20;
@@ -44,13 +42,7 @@ struct Outcome {
   double seconds = 0;
 };
 
-bool all_finite(const Json& j) {
-  if (j.is_number_float()) return std::isfinite(j.get<double>());
-  if (j.is_structured())
-    for (const auto& x : j)
-      if (!all_finite(x)) return false;
-  return true;
-}
+using tc_test::all_finite;
 
 // The CLI's estimate path on a scenario text, timed.
 Outcome run(const std::string& text) {

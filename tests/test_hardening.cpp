@@ -18,16 +18,14 @@
 #include "io/schema.hpp"
 #include "io/url_state.hpp"
 #include "io/validation.hpp"
+#include "support.hpp"
 
 namespace {
 
 using tc::io::InputError;
 using tc::io::Json;
 
-const tc::io::PresetLibrary& lib() {
-  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 // The job evaluated and printed as the CLI prints it; an InputError is the expected failure.
 Json run_text(const std::string& text) {

@@ -17,6 +17,7 @@
 #include "io/embedded.hpp"
 #include "io/presets.hpp"
 #include "io/scenario.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -55,9 +56,7 @@ std::string merge_error(const std::string& label, const Json& doc) {
   return error_of([&] { tc::io::merge_preset_json(lib, label, doc.dump()); });
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using tc_test::contains;
 
 std::set<std::string> as_set(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
 

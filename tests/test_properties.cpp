@@ -34,15 +34,13 @@
 #include "io/report.hpp"
 #include "io/scenario.hpp"
 #include "io/url_state.hpp"
+#include "support.hpp"
 
 namespace {
 
 using tc::io::Json;
 
-const tc::io::PresetLibrary& lib() {
-  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 // ---- random valid scenarios ----------------------------------------------------------------
 

@@ -10,13 +10,11 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
+#include "support.hpp"
 
 namespace {
 
-const tc::io::PresetLibrary& lib() {
-  static const tc::io::PresetLibrary l = tc::io::load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 // The InputError of a scenario text, or "" when it is accepted (and then estimated and costed).
 tc::io::InputError error_of(const std::string& text) {

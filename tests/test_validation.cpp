@@ -7,6 +7,7 @@
 
 #include "io/report.hpp"
 #include "io/validation.hpp"
+#include "support.hpp"
 
 namespace tc::io {
 namespace {
@@ -24,10 +25,7 @@ std::string row(const std::string& software = "Megatron-Bridge", const std::stri
          "no,1," + micro_batch + ",128," + recompute + "," + measured + ",," + software + ",published,\n";
 }
 
-const PresetLibrary& lib() {
-  static const PresetLibrary l = load_builtin_presets();
-  return l;
-}
+using tc_test::lib;
 
 bool has_note(const PublishedRun& r, const std::string& text) {
   for (const auto& n : r.notes)
