@@ -14,7 +14,7 @@ never fitted: its error with the shipped calibration is out of sample too. prese
 holds, per accelerator and framework, the spread of the out-of-sample (leave-one-source-out) signed
 errors: the estimate's band (src/io/uncertainty) reads it, and its coverage is measured on the held-out
 rows through the CLI (rebuilt after the file is written) and on the leave-one-source-out errors.
-Needs a built CLI (build/debug/traincalc or --cli). Standard library only.
+Needs a built CLI (build/release/traincalc or --cli). Standard library only.
 """
 import argparse
 import concurrent.futures

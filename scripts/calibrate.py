@@ -16,7 +16,7 @@ seen by any fit; scripts/accuracy_report.py reports its error as the out-of-samp
   scripts/calibrate.py --write              write it into presets/accelerators.json
   scripts/calibrate.py --exclude Neuron     fit without one source family (leave-one-source-out)
 
-Needs a built CLI (build/debug/traincalc, or --cli PATH). Standard library only.
+Needs a built CLI (build/release/traincalc, or --cli PATH). Standard library only.
 """
 import argparse
 import csv
@@ -93,7 +93,7 @@ PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0
 
 
 def find_cli(path):
-    for p in [path, os.path.join(ROOT, "build/debug/traincalc"), os.path.join(ROOT, "build/release/traincalc")]:
+    for p in [path, os.path.join(ROOT, "build/release/traincalc"), os.path.join(ROOT, "build/debug/traincalc")]:
         if p and os.path.exists(p):
             return p
     sys.exit("calibrate.py: build the CLI first (cmake --preset debug && cmake --build --preset debug)")

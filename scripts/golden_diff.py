@@ -4,7 +4,7 @@
   scripts/golden_diff.py record [--cli PATH] [--dir DIR]   store the outputs as the baseline
   scripts/golden_diff.py check  [--cli PATH] [--dir DIR]   run again and diff against the baseline
 
-Runs the built CLI (default build/debug/traincalc) over
+Runs the built CLI (default build/release/traincalc) over
   - every preset scenario: `estimate FILE --format json` and `--format text`, and, where the
     scenario lists compare_instances, `compare FILE --format json|csv|markdown|text`;
   - the published runs: `validate tests/data/published_runs.csv --format json`.
@@ -93,7 +93,7 @@ def compare(name, kind, old, new):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("action", choices=["record", "check"])
-    ap.add_argument("--cli", default=os.path.join(ROOT, "build/debug/traincalc"))
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build/release/traincalc"))
     ap.add_argument("--dir", default=os.path.join(ROOT, "build/golden"))
     args = ap.parse_args()
     if not os.path.isfile(args.cli):

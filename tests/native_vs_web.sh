@@ -3,7 +3,7 @@
 # (presets/scenarios/*.json), every preset model on every preset instance (a generated scenario
 # per pair, the plan searched; ids from `traincalc list ... --format json`) and a few test
 # scenarios (tests/data/scenarios/*.json), runs
-#   native:  build/debug/traincalc estimate FILE
+#   native:  build/release/traincalc estimate FILE
 #   web:     node --no-experimental-fetch build/web/traincalc.js estimate FILE
 # and compares the two JSON outputs: same structure, same strings and booleans, and every number
 # within a relative difference of 1e-9. A scenario that one build rejects must be rejected by the
@@ -14,7 +14,7 @@
 # TRAINCALC_JOBS (scenarios run at a time, default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-native=${TRAINCALC_NATIVE:-build/debug/traincalc}
+native=${TRAINCALC_NATIVE:-build/release/traincalc}
 web_js=${TRAINCALC_WEB_JS:-build/web/traincalc.js}
 max_data=${TRAINCALC_MAX_DATA_SCENARIOS:-10}
 grid=${TRAINCALC_PRESET_GRID:-1}
@@ -38,7 +38,7 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 for prog in "$native" "$web_js"; do
   if [ ! -f "$prog" ]; then
-    echo "native_vs_web: $prog is missing: build it first (cmake --build --preset debug / --preset web)" >&2
+    echo "native_vs_web: $prog is missing: build it first (cmake --build --preset programs / --preset web)" >&2
     exit 1
   fi
 done

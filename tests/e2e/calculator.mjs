@@ -1,6 +1,6 @@
 // Browser end-to-end test of the web calculator in Debian's Chromium (playwright-core, no browser
 // download). Run by tests/e2e.sh, which builds the page and serves it:
-//   node tests/e2e/calculator.mjs --base http://127.0.0.1:PORT/ --cli build/debug/traincalc --out DIR
+//   node tests/e2e/calculator.mjs --base http://127.0.0.1:PORT/ --cli build/release/traincalc --out DIR
 // Prints one line per check and a closing "e2e: N passed, N failed".
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
 const base = args.base;
-const cli = args.cli || 'build/debug/traincalc';
+const cli = args.cli || 'build/release/traincalc';
 const outDir = args.out || fs.mkdtempSync(path.join(os.tmpdir(), 'traincalc-e2e-'));
 const origin = new URL(base).origin;
 const DEFAULT = '#v1&m=llama3.1-70b&i=trn2.48xlarge&c=trn2.48xlarge,p5.48xlarge&ch=256&tt=1e12';
