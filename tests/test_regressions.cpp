@@ -10,6 +10,7 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
+#include "io/validation.hpp"
 #include "support.hpp"
 
 namespace {
@@ -102,3 +103,42 @@ TEST(Regressions, ControlCharactersInAnUnknownKeyAreShownEscaped) {
 }
 
 }  // namespace
+
+// fuzz_validate: a published-runs row on a node of one two-core Trainium1 chip (chips_per_node 1)
+// predicted 0 tokens/s with no problem: data- and tensor-parallel groups across nodes ran their
+// node-local stage over the chip-to-chip link, which such a node does not have (0 GB/s), instead
+// of the chip's memory. The class: every multi-core accelerator, one chip per node, collectives
+// of every group size across nodes.
+TEST(Regressions, NodesOfOneMultiCoreChipRunCollectivesAcrossNodes) {
+  int checked = 0;
+  for (const auto& a : lib().accelerators) {
+    if (a.devices_per_chip < 2) continue;
+    for (int tp : {1, 2, 4, 8}) {
+      const std::string text = R"({"model":"llama3.1-8b","chips":8,"global_batch":64,"micro_batch":1,
+          "instance":{"accelerator":")" + a.id + R"(","chips_per_node":1,"devices_per_chip":)" +
+                               std::to_string(a.devices_per_chip) + R"(,"inter_node_gbps":800},
+          "parallel":{"tp":)" + std::to_string(tp) + R"(,"pp":1,"zero":1},"training":{"tokens":1e9}})";
+      const tc::Estimate e = estimate_of(text);
+      EXPECT_TRUE(std::isfinite(e.step_time_s) && e.step_time_s > 0) << a.id << " tp " << tp;
+      EXPECT_TRUE(std::isfinite(e.breakdown_s.back().value)) << a.id << " tp " << tp;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 8);  // Trainium1, 2 and 3
+}
+
+// fuzz_validate: a CSV cell "1", NUL bytes, "6" was read as 1 (strtod stops at the NUL, and the
+// check looked for the C string's end). A cell is a number only when every byte of it is.
+TEST(Regressions, CsvCellWithANulByteIsNoNumber) {
+  const std::string header =
+      "id,model,layers,hidden,ffn_hidden,heads,kv_heads,seq_len,vocab,accelerator,chips,chips_per_node,"
+      "devices_per_chip,inter_node_gbps,precision,tp,pp,dp,micro_batch,global_batch,"
+      "measured_tokens_per_s_per_chip\n";
+  std::string row = "R1,Llama-2-7B,32,4096,11008,32,32,4096,32000,trainium1,32,1";
+  row += std::string(3, '\0') + "6,2,800,bf16,8,1,8,1,64,1000\n";
+  const auto runs = tc::io::read_published_runs(header + row);
+  ASSERT_EQ(runs.size(), 1u);
+  const auto check = tc::io::check_run(runs[0], lib());
+  EXPECT_NE(check.problem.find("chips_per_node"), std::string::npos) << check.problem;
+  EXPECT_EQ(check.predicted_tokens_per_s_per_chip, 0);
+}

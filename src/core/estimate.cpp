@@ -137,18 +137,24 @@ struct Ctx {
     return {count * gemm_work_s(M, N, K) + kernel_s(), dgrad + wgrad};
   }
 
+  // The node-local stage of a group's collective: through on-chip memory when the group's ranks
+  // in a node are cores of one chip (a node of one multi-core chip, which has no chip-to-chip
+  // link), else over the node's chip-to-chip link.
+  const Link& node_link(const Span& sp, int stride) const {
+    return sp.n_intra * stride <= sc.accelerator.devices_per_chip ? on_chip : intra;
+  }
   // Link for a group of ranks: on one chip, inside the node, or (hierarchically) across nodes.
   double group_all_reduce_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
     if (n * stride <= sc.accelerator.devices_per_chip) return all_reduce_s(bytes, n, on_chip);
     const Span sp = span_of(n, stride, devices_per_node);
-    return hierarchical_all_reduce_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
+    return hierarchical_all_reduce_s(bytes, sp.n_intra, sp.n_inter, node_link(sp, stride), inter);
   }
   double group_reduce_scatter_s(double bytes, int n, int stride) const {
     if (n <= 1) return 0;
     if (n * stride <= sc.accelerator.devices_per_chip) return reduce_scatter_s(bytes, n, on_chip);
     const Span sp = span_of(n, stride, devices_per_node);
-    return hierarchical_reduce_scatter_s(bytes, sp.n_intra, sp.n_inter, intra, inter);
+    return hierarchical_reduce_scatter_s(bytes, sp.n_intra, sp.n_inter, node_link(sp, stride), inter);
   }
   // Data-parallel reduce-scatter or all-gather. A framework whose collectives do not spread a
   // node's traffic over all its NICs runs them as one flat ring across nodes: every rank's share
@@ -158,7 +164,7 @@ struct Ctx {
     if (n <= 1 || bytes <= 0) return 0;
     const Span sp = span_of(n, stride, devices_per_node);
     if (!sc.framework.dp_all_nics && sp.n_inter > 1)
-      return single_rail_reduce_scatter_s(bytes, n, sp.n_intra, sp.n_inter, intra, inter);
+      return single_rail_reduce_scatter_s(bytes, n, sp.n_intra, sp.n_inter, node_link(sp, stride), inter);
     return group_reduce_scatter_s(bytes, n, stride);
   }
   double dp_all_reduce_s(double bytes, int n, int stride) const {
@@ -178,7 +184,7 @@ struct Ctx {
     const Span sp = span_of(n, stride, devices_per_node);
     // Across nodes, the (n_inter-1)/n_inter share of the buffer crosses the network.
     const double off_node = sp.n_inter > 1 ? static_cast<double>(sp.n_inter - 1) / sp.n_inter : 0;
-    return all_to_all_s(bytes * (1 - off_node), sp.n_intra, intra) +
+    return all_to_all_s(bytes * (1 - off_node), sp.n_intra, node_link(sp, stride)) +
            (off_node > 0 ? bytes * off_node / inter.bytes_per_s + (sp.n_inter - 1) * inter.latency_s
                          : 0);
   }

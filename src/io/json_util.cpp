@@ -298,6 +298,14 @@ void check_keys(const Json& obj, const std::string& path,
   }
 }
 
+std::optional<double> whole_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return v;
+}
+
 std::string exact_number(double v) {
   // As format_number where that reads back exactly (1000, 0.5, 1e+09), else the shortest text
   // that does (1.0000000001, 5e-324).

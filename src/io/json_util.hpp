@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,9 @@ std::string format_number(double v);
 // The shortest text that reads back as exactly `v` (1.0000000001, 5e-324): what a message quotes
 // as the value it got, so that "must be an integer (got 1)" cannot happen.
 std::string exact_number(double v);
+// The number a whole text spells, read by strtod over every byte ("1" NUL "6" is no number: a
+// check of the C string's end would read it as 1), or nothing. Text cells (CSV) go through here.
+std::optional<double> whole_number(const std::string& text);
 // The one check of every number read from any input (JSON, link, CSV): finite, not a denormal,
 // within [min, max]; -0 reads as 0. Throws InputError naming `path`.
 double check_number(double v, const std::string& path, double min, double max);

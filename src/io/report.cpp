@@ -308,8 +308,7 @@ std::string table_csv(const Table& raw) {
   // RFC 4180 quoting; a leading = + - @ is neutralised so a spreadsheet never runs a formula.
   auto cell = [](const std::string& c) {
     std::string v = c;
-    char* end = nullptr;
-    const bool number = !v.empty() && (std::strtod(v.c_str(), &end), *end == '\0');
+    const bool number = whole_number(v).has_value();
     if (!number && !v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@'))
       v = "'" + v;
     if (v.find_first_of(",\"\n") == std::string::npos) return v;

@@ -74,9 +74,8 @@ std::string lower(std::string s) {
 }
 
 Json number_or_string(const std::string& s) {
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end && *end == '\0' && !s.empty()) {
+  if (const std::optional<double> n = whole_number(s)) {
+    const double v = *n;
     // Only exact integers become integers: casting 1e300 (or nan) to long long is undefined, and
     // the scenario parser range-checks the double with the field's name.
     if (std::fabs(v) < 9007199254740992.0 && v == std::floor(v)) return static_cast<long long>(v);
@@ -89,9 +88,8 @@ Json number_or_string(const std::string& s) {
 double measurement(PublishedRun& r, const char* key) {
   const std::string cell = field(r, key);
   if (cell.empty()) return 0;
-  char* end = nullptr;
-  const double v = std::strtod(cell.c_str(), &end);
-  if (!end || *end != '\0' || !std::isfinite(v) || v <= 0) {
+  const double v = whole_number(cell).value_or(0);
+  if (!std::isfinite(v) || v <= 0) {
     if (r.problem.empty()) r.problem = std::string(key) + ": must be a positive number (got \"" + cell + "\")";
     return 0;
   }
@@ -329,6 +327,10 @@ RunCheck check_run(const PublishedRun& run, const PresetLibrary& lib) {
     // Devices count ranks: on Trainium1 the row's degrees are NeuronCores, as in the scenario.
     const Result r = evaluate(parse_job(doc, lib, run.id), lib, kVariantOptions);
     const Estimate& e = r.est;
+    // A layout the model cannot time (a collective over a link of no bandwidth) is the row's
+    // problem, as `estimate` reports it, never a prediction of 0 tokens/s in the mean.
+    if (!(std::isfinite(e.step_time_s) && e.step_time_s > 0 && e.tokens_per_s_per_chip > 0))
+      throw InputError("step_time_s", "the estimate has no finite step time");
     c.predicted_tokens_per_s_per_chip = e.tokens_per_s_per_chip;
     // Rows that publish only a step time are compared on it (the same ratio as on throughput).
     c.measured_tokens_per_s_per_chip =
