@@ -5,6 +5,7 @@
 # scenarios (tests/data/scenarios/*.json), runs
 #   native:  build/release/traincalc estimate FILE
 #   web:     node --no-experimental-fetch build/web/traincalc.js estimate FILE
+#            (all of them in one node process per job: tests/wasm_cli.mjs)
 # and compares the two JSON outputs: same structure, same strings and booleans, and every number
 # within a relative difference of 1e-9. A scenario that one build rejects must be rejected by the
 # other with the same exit code and message.
@@ -66,25 +67,39 @@ print(f"native_vs_web: {len(models)} models x {len(instances)} instances generat
 EOF_GRID
   files+=("$work"/grid/*.json)
 fi
-# One scenario through both programs; its outputs land in $work/N.*.
-run_one() {
-  local i=$1 f=$2 rc
-  rc=0; "$native" estimate "$f" >"$work/$i.native.out" 2>"$work/$i.native.err" || rc=$?
+# Native: one process per scenario, two at a time (the machine's two cores; TRAINCALC_JOBS).
+# Web: every scenario through tests/wasm_cli.mjs, which compiles the module once and runs each
+# scenario in a fresh instance, in as many node processes as jobs. Outputs land in $work/N.*.
+run_native() {
+  local i=$1 f=$2 rc=0
+  "$native" estimate "$f" >"$work/$i.native.out" 2>"$work/$i.native.err" || rc=$?
   echo "$rc" >"$work/$i.native.rc"
-  rc=0; node --no-experimental-fetch "$web_js" estimate "$f" >"$work/$i.web.out" 2>"$work/$i.web.err" || rc=$?
-  echo "$rc" >"$work/$i.web.rc"
-  echo "$f" >"$work/$i.name"
 }
-# Two scenarios at a time (the machine's two cores; TRAINCALC_JOBS to change): the runs are
-# independent, and one at a time left a core idle for most of this step.
 jobs_max=${TRAINCALC_JOBS:-2}
 i=0
 for f in "${files[@]}"; do
   i=$((i + 1))
-  run_one "$i" "$f" &
+  echo "$f" >"$work/$i.name"
+  run_native "$i" "$f" &
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
 done
 wait
+python3 - "$work" "$i" "$jobs_max" <<'EOF_JOBS'
+import json, os, sys
+work, count, jobs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+for i in range(1, count + 1):
+    name = open(os.path.join(work, f"{i}.name"), encoding="utf-8").read().strip()
+    with open(os.path.join(work, f"web-jobs.{i % jobs}"), "a", encoding="utf-8") as f:
+        f.write(json.dumps([os.path.join(work, f"{i}.web"), "estimate", name]) + "\n")
+EOF_JOBS
+pids=()
+for ((j = 0; j < jobs_max && j < i; j++)); do
+  node --no-experimental-fetch tests/wasm_cli.mjs "$web_js" "$work/web-jobs.$j" &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do
+  wait "$p" || { echo "native_vs_web: tests/wasm_cli.mjs failed (exit $?)" >&2; exit 1; }
+done
 
 python3 - "$work" "$i" <<'EOF'
 import json, math, os, sys
