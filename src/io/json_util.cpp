@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
-#include <set>
 
 namespace tc::io {
 
@@ -34,18 +33,21 @@ std::string path_index(const std::string& base, std::size_t index) {
 
 namespace {
 
-// Tracks where the parser is, so that a duplicate key can be reported with its path.
+// Where the parser is: the container being filled and, in an object, the key being read (it
+// lives in the object itself), so that a duplicate key can be reported with its path.
 struct Frame {
-  bool object = false;
-  std::set<std::string> keys;
-  std::string key;
-  std::size_t index = 0;
+  Json* node = nullptr;              // an object or an array
+  const std::string* key = nullptr;  // object: the current key
+  Json* pending = nullptr;           // object: the current key's value
 };
 
-std::string frames_path(const std::vector<Frame>& frames, const std::string& label) {
+// The path of the first `n` frames: each object's current key, each array's current element.
+std::string frames_path(const std::vector<Frame>& frames, std::size_t n, const std::string& label) {
   std::string path = label.empty() ? std::string() : label + ": ";
-  for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
-    path = frames[i].object ? path_key(path, frames[i].key) : path_index(path, frames[i].index);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Frame& f = frames[i];
+    path = f.node->is_object() ? path_key(path, f.key ? shown_key(*f.key) : std::string())
+                               : path_index(path, f.node->size() - 1);
   }
   return path;
 }
@@ -103,33 +105,34 @@ std::size_t nesting_depth(const std::string& text, std::size_t limit) {
   return deepest;
 }
 
-// SAX handler: reports malformed JSON and duplicate keys (with their path) as InputError.
-class KeyChecker : public nlohmann::json_sax<Json> {
+// SAX handler that builds the document in the one pass over the text, as the library's own DOM
+// parser does, and reports what the library does not: duplicate keys (with their path), more
+// values than kMaxJsonValues, and malformed JSON, as InputError.
+class CheckedBuilder : public nlohmann::json_sax<Json> {
  public:
-  explicit KeyChecker(const std::string& label) : label_(label) {}
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
+  CheckedBuilder(Json& root, const std::string& label) : root_(root), label_(label) {}
+  bool null() override { return add(nullptr); }
+  bool boolean(bool v) override { return add(v); }
+  bool number_integer(number_integer_t v) override { return add(v); }
+  bool number_unsigned(number_unsigned_t v) override { return add(v); }
+  bool number_float(number_float_t v, const string_t&) override { return add(v); }
+  bool string(string_t& v) override { return add(std::move(v)); }
+  bool binary(binary_t& v) override { return add(Json::binary(std::move(v))); }
   bool start_object(std::size_t) override {
-    frames_.push_back(Frame{true, {}, {}, 0});
+    frames_.push_back(Frame{place(Json::object())});
     return true;
   }
   bool key(string_t& key) override {
     Frame& top = frames_.back();
-    top.key = shown_key(key);
-    if (!top.keys.insert(key).second) {
-      frames_.push_back(Frame{});  // so that frames_path includes the key itself
-      throw InputError(frames_path(frames_, label_), "duplicate key");
-    }
+    const auto [at, added] = top.node->get_ref<Json::object_t&>().emplace(key, nullptr);
+    if (!added) throw InputError(path_key(frames_path(frames_, frames_.size() - 1, label_), shown_key(key)), "duplicate key");
+    top.key = &at->first;
+    top.pending = &at->second;
     return true;
   }
   bool end_object() override { return end(); }
   bool start_array(std::size_t) override {
-    frames_.push_back(Frame{false, {}, {}, 0});
+    frames_.push_back(Frame{place(Json::array())});
     return true;
   }
   bool end_array() override { return end(); }
@@ -138,8 +141,27 @@ class KeyChecker : public nlohmann::json_sax<Json> {
   }
 
  private:
+  // Puts a value where the parser is: the root, the next element of an array, or the current
+  // key's value. A container stays put while it is filled (its parent grows only after it ends).
+  Json* place(Json v) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& top = frames_.back();
+    if (top.node->is_array()) {
+      auto& elements = top.node->get_ref<Json::array_t&>();
+      elements.push_back(std::move(v));
+      return &elements.back();
+    }
+    *top.pending = std::move(v);
+    return top.pending;
+  }
+  bool add(Json v) {
+    place(std::move(v));
+    return value();
+  }
   bool value() {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
     if (++values_ > kMaxJsonValues)
       throw InputError(label_, "holds more than " + std::to_string(kMaxJsonValues) +
                                    " values (numbers, strings, arrays, objects); not parsed");
@@ -149,6 +171,7 @@ class KeyChecker : public nlohmann::json_sax<Json> {
     frames_.pop_back();
     return value();
   }
+  Json& root_;
   const std::string& label_;
   std::vector<Frame> frames_;
   std::size_t values_ = 0;
@@ -193,18 +216,16 @@ Json parse_json(const std::string& text, const std::string& label) {
     throw InputError(label, "malformed JSON: arrays and objects nested deeper than " +
                                 std::to_string(kMaxJsonDepth) + " levels");
   }
-  // Two linear passes: a SAX pass that checks the syntax and duplicate keys, then the plain parser.
-  // (nlohmann's callback parser scans the parent container at every object's end, which makes
-  // an array of n objects cost n^2: minutes for a few megabytes.)
+  // One linear pass: a SAX handler builds the document and checks it (nlohmann's callback parser
+  // scans the parent container at every object's end, which makes an array of n objects cost
+  // n^2: minutes for a few megabytes; a checking pass before the library's parser read every
+  // input twice, half of the command line's start-up).
   // Comments (// and /* */) are accepted: scenario files are written and annotated by hand, as
   // the README's example is. The library skips them outside strings only.
-  KeyChecker checker(label);
-  Json::sax_parse(text, &checker, nlohmann::detail::input_format_t::json, true, true);
-  try {
-    return Json::parse(text, nullptr, true, true);
-  } catch (const Json::exception& e) {
-    throw InputError(label, "malformed JSON: " + strip_library_prefix(e.what()));
-  }
+  Json root;
+  CheckedBuilder builder(root, label);
+  Json::sax_parse(text, &builder, nlohmann::detail::input_format_t::json, true, true);
+  return root;
 }
 
 std::string format_number(double v) {
