@@ -187,6 +187,22 @@ TEST_F(Headless, NarrowLayoutShowsTheResultsFirst) {
   EXPECT_FLOAT_EQ(rects.at("export_csv").first.y, rects.at("seeds").first.y);
 }
 
+// A picker opens on the whole list: the search typed the last time it was open is cleared (a
+// left-over "p4d" would hide every other instance).
+TEST_F(Headless, PickerOpensWithAnEmptySearch) {
+  frames(2);
+  state.view.instance_filter = "p4d";
+  const auto rect = widget_rects().at("instance");
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2((rect.first.x + rect.second.x) / 2, (rect.first.y + rect.second.y) / 2);
+  io.MouseDown[0] = true;  // a click: pressed, then released over the combo
+  frames(1);
+  io.MouseDown[0] = false;
+  frames(1);
+  EXPECT_TRUE(ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) << "the click did not open the picker";
+  EXPECT_EQ(state.view.instance_filter, "");
+}
+
 TEST_F(Headless, ErrorsKeepTheLastGoodResult) {
   frames(2);
   ASSERT_TRUE(state.current.ok);
