@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "headless_imgui.hpp"
 #include "imgui.h"
 #include "ui/app_state.hpp"
 #include "ui/panels.hpp"
@@ -19,16 +20,7 @@ namespace {
 class Page {
  public:
   Page() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.Fonts->AddFontDefault();
-    ImFontConfig big;
-    big.SizePixels = 20;
-    io.Fonts->AddFontDefault(&big);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    tc_test::create_headless_imgui();
     tc::ui::init(state, nullptr);
     state.doc["compare_instances"] = {"trn2.48xlarge", "p5.48xlarge", "p4d.24xlarge"};
     // Every comparison row and scaling point computed, as before the e2e drag starts.

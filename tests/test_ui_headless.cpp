@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "core/labels.hpp"
+#include "headless_imgui.hpp"
 #include "imgui.h"
 #include "io/compare.hpp"
 #include "io/job.hpp"
@@ -32,16 +33,8 @@ std::string& logged() {
 class Headless : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
+    tc_test::create_headless_imgui();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.Fonts->AddFontDefault();
-    ImFontConfig big;
-    big.SizePixels = 20;
-    io.Fonts->AddFontDefault(&big);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     // Logging opens every tree node and collapsing header, so closed sections are drawn too.
     io.SetClipboardTextFn = [](void*, const char* text) { logged() += text; };
     init(state, nullptr);

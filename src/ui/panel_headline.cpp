@@ -20,6 +20,12 @@ float sub_height(const std::string& sub, float width) {
   return ImGui::CalcTextSize(sub.c_str(), nullptr, false, width - 2 * ImGui::GetStyle().FramePadding.x).y;
 }
 
+// The app loads a second, larger font for the values (crisper than scaling the first).
+ImFont* value_font() {
+  const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  return atlas->Fonts.Size > 1 ? atlas->Fonts[1] : ImGui::GetFont();
+}
+
 void card(const Card& c, float width, float height, bool stale) {
   ImGui::BeginGroup();
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -28,14 +34,12 @@ void card(const Card& c, float width, float height, bool stale) {
                                             ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
   ImGui::Indent(pad);
   text_disabled(c.title);
-  // The app loads a second, larger font for these values (crisper than scaling the first).
-  ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
-  if (big) ImGui::PushFont(big);
+  ImGui::PushFont(value_font());
   if (stale)
     text_disabled(c.value);
   else
     text(c.value);
-  if (big) ImGui::PopFont();
+  ImGui::PopFont();
   ImGui::PushTextWrapPos(p.x + width - pad - ImGui::GetWindowPos().x);
   text_disabled(c.sub);
   ImGui::PopTextWrapPos();
@@ -49,9 +53,8 @@ void card(const Card& c, float width, float height, bool stale) {
 float card_height(const Card* cards, int n, float width) {
   float sub = 0;
   for (int i = 0; i < n; ++i) sub = std::max(sub, sub_height(cards[i].sub, width));
-  ImFont* big = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : ImGui::GetFont();
   const ImGuiStyle& st = ImGui::GetStyle();
-  return ImGui::GetTextLineHeight() + big->FontSize + sub + 3 * st.ItemSpacing.y + st.FramePadding.y;
+  return ImGui::GetTextLineHeight() + value_font()->FontSize + sub + 3 * st.ItemSpacing.y + st.FramePadding.y;
 }
 }  // namespace
 

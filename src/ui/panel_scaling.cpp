@@ -108,23 +108,24 @@ void chart(AppState& s, const std::vector<P>& pts, int max_nodes, int cur_nodes)
   if (tb.valid)
     for (double v : money_ticks(tb)) label(dl, ImVec2(p1.x + fs * 0.3f, Y(tb, v) - fs * 0.5f), cost_color, fmt_usd(v));
   const bool label_points = pts.size() <= 12;
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    const P& p = pts[i];
-    const bool wall_ok = tw.valid && std::isfinite(p.wall) && p.wall > 0, bill_ok = tb.valid && std::isfinite(p.bill) && p.bill > 0;
-    if (i > 0 && wall_ok && std::isfinite(pts[i - 1].wall) && pts[i - 1].wall > 0)
-      dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(tw, pts[i - 1].wall)), ImVec2(X(p.nodes), Y(tw, p.wall)), time_color, 2.0f);
-    if (i > 0 && bill_ok && std::isfinite(pts[i - 1].bill) && pts[i - 1].bill > 0)
-      dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(tb, pts[i - 1].bill)), ImVec2(X(p.nodes), Y(tb, p.bill)), cost_color, 2.0f);
-    if (wall_ok) {
-      dl->AddCircleFilled(ImVec2(X(p.nodes), Y(tw, p.wall)), fs * 0.25f, time_color);
-      if (label_points) label(dl, ImVec2(X(p.nodes) + fs * 0.3f, Y(tw, p.wall) - fs * 1.1f), time_color, fmt_duration(p.wall));
-      if (!p.fits) dl->AddCircle(ImVec2(X(p.nodes), Y(tw, p.wall)), fs * 0.45f, kColorBad);
+  // One series: its line, its points and (few points) their values; a ring marks a plan that
+  // does not fit (drawn on the wall-time series).
+  auto series = [&](const LogAxis& a, double P::*v, ImU32 color, float label_dy, bool ring_misfits,
+                    std::string (*fmt)(double)) {
+    if (!a.valid) return;
+    auto ok = [&](const P& p) { return std::isfinite(p.*v) && p.*v > 0; };
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const P& p = pts[i];
+      if (!ok(p)) continue;
+      const ImVec2 at(X(p.nodes), Y(a, p.*v));
+      if (i > 0 && ok(pts[i - 1])) dl->AddLine(ImVec2(X(pts[i - 1].nodes), Y(a, pts[i - 1].*v)), at, color, 2.0f);
+      dl->AddCircleFilled(at, fs * 0.25f, color);
+      if (label_points) label(dl, ImVec2(at.x + fs * 0.3f, at.y + label_dy), color, fmt(p.*v));
+      if (ring_misfits && !p.fits) dl->AddCircle(at, fs * 0.45f, kColorBad);
     }
-    if (bill_ok) {
-      dl->AddCircleFilled(ImVec2(X(p.nodes), Y(tb, p.bill)), fs * 0.25f, cost_color);
-      if (label_points) label(dl, ImVec2(X(p.nodes) + fs * 0.3f, Y(tb, p.bill) + fs * 0.1f), cost_color, fmt_usd(p.bill));
-    }
-  }
+  };
+  series(tw, &P::wall, time_color, -fs * 1.1f, true, fmt_duration);
+  series(tb, &P::bill, cost_color, fs * 0.1f, false, fmt_usd);
   dl->AddLine(ImVec2(X(cur_nodes), p0.y), ImVec2(X(cur_nodes), p1.y), kColorAccent, 1.5f);
   label(dl, ImVec2(X(cur_nodes) + fs * 0.2f, p0.y), kColorAccent, "current: " + std::to_string(cur_nodes));
   ImGui::Dummy(ImVec2(w, h));
