@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run):
 #   1. scripts/setup.sh --test                   (Debian packages, Dear ImGui, playwright-core)
-#   2. preset release: configure, build programs (GCC -O3 -Werror: the CLI, desktop app and
-#                                                benchmarks that the scripts below run)
+#   2. preset release: configure, build programs (GCC -O3 -Werror: the CLI that the scripts below
+#                                                run, the model's benchmarks)
 #   3. preset asan:  configure, build, ctest     (clang: the GoogleTest suite under ASan + UBSan)
 #   4. preset web:   configure, build, ctest     (em++ -Wall -Wextra -Werror, core + CLI + UI)
 #   5. every tests/*.sh                          (e.g. tests/native_vs_web.sh)
@@ -70,7 +70,8 @@ fi
 
 # The suite runs once, under the sanitizers, which check all that a plain run does and more; a
 # second, GCC debug build and run of it took 2.5 of the 12 minutes this command may take
-# (issue 11). GCC still compiles every program and library, optimized, warnings as errors.
+# (issue 11). GCC compiles the model, the CLI and the model's benchmarks optimized, warnings as
+# errors; clang compiles everything, the UI included, under the sanitizers and for the web.
 step "release: configure" cmake --preset release
 step "release: build programs" cmake --build --preset programs
 preset asan

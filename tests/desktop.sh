@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The native desktop app opens a real window (Xvfb), renders every seed scenario for a few
-# frames and exits cleanly. Built by the programs build preset (release, optimized).
+# frames and exits cleanly, under ASan + UBSan (built by the asan build preset). The GL driver
+# leaks a few bytes in a module it unloads before exit, where no suppression can name it: leak
+# checks stay with the test suite, which runs the same UI code under LeakSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-app=build/release/traincalc-desktop
+app=build/asan/traincalc-desktop
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 command -v xvfb-run >/dev/null || { echo "desktop: xvfb-run missing: run scripts/setup.sh --test" >&2; exit 1; }
 if [ ! -x "$app" ]; then
-  [ -f build/release/build.ninja ] || cmake --preset release >/dev/null
-  cmake --build --preset release --target traincalc-desktop >/dev/null
+  [ -f build/asan/build.ninja ] || cmake --preset asan >/dev/null
+  cmake --build build/asan --target traincalc-desktop >/dev/null
 fi
 passed=0
 for f in presets/scenarios/*.json; do
