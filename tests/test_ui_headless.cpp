@@ -8,6 +8,8 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
+#include <tuple>
 
 #include "core/labels.hpp"
 #include "headless_imgui.hpp"
@@ -18,6 +20,7 @@
 #include "io/url_state.hpp"
 #include "ui/app_state.hpp"
 #include "ui/format.hpp"
+#include "ui/item_hooks.hpp"
 #include "ui/mirror.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -164,6 +167,36 @@ TEST_F(Headless, EmbedAndNarrowLayoutsDraw) {
   EXPECT_EQ(embed.find("Seed cases"), std::string::npos) << "embed mode keeps only sharing and exports";
   state.view.embed = false;
   expect_finite_text(frames(3, 700), "narrow");
+}
+
+// Two items of one window with one id share the mouse and the keyboard focus: each activates or
+// releases the other (the "tokens" field lost its focus, typed into or tabbed to, to the "tokens"
+// radio button drawn above it). Every seed in the wide, narrow and embedded layouts, every section
+// open (logging opens them).
+TEST_F(Headless, NoTwoItemsOfAWindowShareAnId) {
+  std::map<std::tuple<int, ImGuiID, ImGuiID>, int> added;  // (frame, window, id): times added
+  std::map<ImGuiID, std::string> labels;
+  observe_items([&](const ImGuiItem& item) {
+    if (item.label) labels[item.id] = item.label;
+    else ++added[{ImGui::GetFrameCount(), item.window_id, item.id}];
+  });
+  int items = 0;
+  for (const auto& seed : state.seeds) {
+    for (const auto& [width, embed] : {std::pair{1600.0f, false}, {390.0f, false}, {500.0f, true}}) {
+      set_scenario(state, seed.doc, seed.id);
+      state.view.embed = embed;
+      frames(2, width);
+    }
+  }
+  observe_items({});
+  std::set<std::string> clashes;
+  for (const auto& [key, count] : added) {
+    ++items;
+    if (count > 1) clashes.insert("\"" + (labels.count(std::get<2>(key)) ? labels[std::get<2>(key)] : "?") + "\" x" +
+                                  std::to_string(count));
+  }
+  EXPECT_GT(items, 1000) << "the hooks saw too few items to judge";
+  for (const auto& c : clashes) ADD_FAILURE() << "items sharing an id in one window: " << c;
 }
 
 // A phone-wide window stacks the results above the inputs; a wide one puts the inputs beside them.

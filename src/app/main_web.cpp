@@ -290,6 +290,12 @@ EMSCRIPTEN_KEEPALIVE const char* tc_results_json() {
                    {"update", tc::app::last_frame_times().update}, {"panels", tc::app::last_frame_times().panels},
                    {"render", tc::app::last_frame_times().render},
                    {"slowest", {{"update", g_slowest.update}, {"panels", g_slowest.panels}, {"render", g_slowest.render}}}};
+  // The keyboard focus: its window and place in the window's content (scroll-proof), and whether
+  // a text field is being edited (the Tab order test).
+  ImVec2 focus;
+  if (nav_rect(focus))
+    j["focus"] = {{"window", ImGui::GetCurrentContext()->NavWindow->Name}, {"x", focus.x}, {"y", focus.y},
+                  {"editing", ImGui::GetIO().WantTextInput}};
   g_results = j.dump();
   return g_results.c_str();
 }

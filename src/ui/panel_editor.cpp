@@ -532,7 +532,8 @@ void training_fields(AppState& s, const Outcome* o, float label_w) {
   if (!by_samples) {
     const io::Json* tv = doc_get(s.doc, "training.tokens");
     double tokens = tv && tv->is_number() ? tv->get<double>() : 0;
-    if (ImGui::InputDouble("tokens", &tokens, 0, 0, "%.4g") && std::isfinite(tokens))
+    // "##amount": the radio button above is "tokens" too, and one id would make them one widget.
+    if (ImGui::InputDouble("tokens##amount", &tokens, 0, 0, "%.4g") && std::isfinite(tokens))
       doc_set(s.doc, "training.tokens", clamp_to(io::scenario_field("training.tokens"), tokens));
     remember_rect("tokens");
   } else {

@@ -344,32 +344,45 @@ await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Ta
   await page.waitForTimeout(100);
   const scrollY = await page.evaluate(() => window.scrollY);
   assert(scrollY === scrollY0, `the page scrolled from ${scrollY0} to ${scrollY}`);
-  // Ctrl+A in the global batch field selects its text (typing replaces it), not the page's.
-  // (A click on a number field selects it too: this checks that Ctrl+A keeps it selected.)
+  // Ctrl+A in the global batch field selects its text (typing replaces it), not the page's. A
+  // click selects a number field's text too: End first moves the cursor to the end, where typing
+  // would append ("5122048") unless Ctrl+A selected the text again.
   await clickWidget('global_batch');
-  await page.keyboard.press('Control+A');
+  await pressHeld('End');
+  await pressHeld('Control', 'a');
   await page.waitForTimeout(60);
   const pageSelection = await page.evaluate(() => String(window.getSelection()));
   assert(pageSelection === '', `the page's text was selected: ${pageSelection.slice(0, 40)}`);
   await page.keyboard.type('2048', { delay: 30 });
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).scenario.global_batch === 2048,
-    null, { timeout: 3000 });
-  // Tab from a field: once ImGui has no further field to move to, the focus goes to the next
-  // element of the page (in this run ImGui leaves from the first field: see the printed count).
+  const typed = await page.waitForFunction(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).scenario.global_batch === 2048,
+    null, { timeout: 3000 }).then(() => true, () => false);
+  assert(typed, `Ctrl+A then "2048": global batch ${(await results_json()).scenario.global_batch}`);
+  // Tab from a field visits every field below it in order, each one edited in turn, then
+  // leaves the canvas for the page's next element. (A field reached by Tab must keep the focus:
+  // two widgets with one id released each other's, and the next Tab went back to the start.)
   await clickWidget('global_batch');
   let tabs = 0;
-  // After each Tab, 7 frames (ImGui moves the focus over a few) or the focus leaving the canvas.
+  const visited = [];
   const canvasFocused = () => page.evaluate(() => document.activeElement === document.getElementById('canvas'));
   while (tabs < 250 && await canvasFocused()) {
     const frames0 = (await results_json()).frames_drawn;
     await pressHeld('Tab');
     ++tabs;
+    // After each Tab, 7 frames (ImGui moves the focus over a few) or the focus leaving the canvas.
     await page.waitForFunction((n) => document.activeElement !== document.getElementById('canvas') ||
       JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn >= n + 7, frames0, { timeout: 5000 });
+    if (await canvasFocused()) visited.push((await results_json()).focus);
   }
   const next = await page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
   assert(tabs >= 1 && tabs < 250, `Tab left the canvas after ${tabs} presses`);
+  assert(visited.length >= 3, `Tab visited only ${visited.length} field(s) before leaving: ${JSON.stringify(visited)}`);
+  visited.forEach((f, i) => {
+    assert(f && f.editing, `Tab ${i + 1} did not leave a text field being edited: ${JSON.stringify(f)}`);
+    const prev = visited[i - 1];
+    assert(!prev || f.window !== prev.window || f.y > prev.y + 1 || (Math.abs(f.y - prev.y) <= 1 && f.x > prev.x),
+      `Tab ${i + 1} went back from ${JSON.stringify(prev)} to ${JSON.stringify(f)}`);
+  });
   const expected = await page.evaluate(() => {
     const all = Array.from(document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]'))
       .filter((el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length > 0);
@@ -377,7 +390,7 @@ await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Ta
     return after && (after.id || after.tagName);
   });
   assert(next === expected, `focus went to ${next}, not ${expected}`);
-  return `page stayed put; global batch typed over after Ctrl+A; Tab left after ${tabs} press(es) to ${next}`;
+  return `page stayed put; global batch typed over after Ctrl+A; Tab visited ${visited.length} fields in order, then left to ${next}`;
 });
 
 await check('a phone-sized window (390 x 844) shows the results first and wraps the toolbar', async () => {
