@@ -6,6 +6,7 @@
 #include <emscripten/html5.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -196,6 +197,46 @@ class WebBackend : public tc::app::Backend {
 WebHost g_host;
 WebBackend g_backend;
 
+// Dear ImGui 1.86 reads which keys are down once per frame: a key pressed and released between
+// two frames (a quick tap while a frame is slow) would never be seen down, and a Tab lost so
+// would leave the canvas (finish_tab_move sees the focus stay where it was). Such a release is
+// held back to the end of the next frame.
+struct KeyLatch {
+  std::array<bool, IM_ARRAYSIZE(ImGuiIO::KeysDown)> pressed{};  // since the last frame ended
+  std::vector<int> held;                                        // released, not yet seen down
+};
+KeyLatch g_keys;
+
+// As ImGui's GLFW backend derives them from the keys down.
+void update_modifiers(ImGuiIO& io) {
+  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+}
+
+void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+  if (key < 0 || key >= static_cast<int>(g_keys.pressed.size())) return;
+  if (action == GLFW_PRESS) g_keys.pressed[static_cast<std::size_t>(key)] = true;
+  if (action == GLFW_RELEASE && g_keys.pressed[static_cast<std::size_t>(key)]) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[key] = true;
+    g_keys.held.push_back(key);
+    update_modifiers(io);
+  }
+}
+
+// After each frame: the keys held back are released for the next one.
+void release_held_keys() {
+  g_keys.pressed.fill(false);
+  if (g_keys.held.empty()) return;
+  ImGuiIO& io = ImGui::GetIO();
+  for (const int key : g_keys.held) io.KeysDown[key] = false;
+  g_keys.held.clear();
+  update_modifiers(io);
+}
+
 void main_loop() {
   if (!frame_needed()) {
     emscripten_pause_main_loop();
@@ -205,6 +246,7 @@ void main_loop() {
   if (g_tail_frames > 0) --g_tail_frames;
   const double t0 = emscripten_get_now();
   tc::app::frame(g_backend, *g_state, 8.0);
+  release_held_keys();
   finish_tab_move();
   g_frame_ms_last = emscripten_get_now() - t0;
   if (g_frame_ms_last > g_frame_ms_max) g_slowest = tc::app::last_frame_times();
@@ -385,6 +427,7 @@ int main() {
   // Ctrl+V text arrives through the page's paste event (tc_paste), not from here.
   io.GetClipboardTextFn = [](void*) -> const char* { return ""; };
   ImGui_ImplGlfw_InitForOpenGL(g_window, true);
+  glfwSetKeyCallback(g_window, key_callback);  // ImGui's, then the latch
   if (!tc::app::webgl_init()) return 1;
 
   static tc::ui::AppState state;

@@ -89,12 +89,23 @@ async function clickWidget(name, dx = 0.5) {
   await page.mouse.up();
   await page.waitForTimeout(60);
 }
-// The same for keys: held over a few frames, as a person presses them.
+// The same for keys: held over a few frames, as a person presses them. Dear ImGui 1.86 reads
+// which keys are down once per frame, so a key stays down until a frame has started after it was
+// pressed, and up until one has started after it was released (a loaded machine draws fewer frames
+// in the same time; a key held past 275 ms would repeat).
 async function pressHeld(...keys) {
+  const framesNow = () => page.evaluate(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn);
+  const waitFrames = async (n) => {
+    const f0 = await framesNow();
+    await page.waitForFunction((f) => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn >= f,
+      f0 + n, { timeout: 3000, polling: 10 }).catch(() => {});
+  };
   for (const k of keys) await page.keyboard.down(k);
   await page.waitForTimeout(60);
+  await waitFrames(1);
   for (const k of keys.reverse()) await page.keyboard.up(k);
   await page.waitForTimeout(30);
+  await waitFrames(1);
 }
 const readyTimes = [];
 // A fresh load of the page (a new document, not a hash change) at a window size.
@@ -349,7 +360,8 @@ await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Ta
   // would append ("5122048") unless Ctrl+A selected the text again.
   await clickWidget('global_batch');
   await pressHeld('End');
-  await pressHeld('Control', 'a');
+  // A tap: down and up before the next frame (see key_callback in src/app/main_web.cpp).
+  await page.keyboard.press('Control+A');
   await page.waitForTimeout(60);
   const pageSelection = await page.evaluate(() => String(window.getSelection()));
   assert(pageSelection === '', `the page's text was selected: ${pageSelection.slice(0, 40)}`);
@@ -366,10 +378,11 @@ await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Ta
   const visited = [];
   const canvasFocused = () => page.evaluate(() => document.activeElement === document.getElementById('canvas'));
   while (tabs < 250 && await canvasFocused()) {
-    const frames0 = (await results_json()).frames_drawn;
-    await pressHeld('Tab');
+    await page.keyboard.press('Tab');  // a tap, as above
     ++tabs;
-    // After each Tab, 7 frames (ImGui moves the focus over a few) or the focus leaving the canvas.
+    // After each Tab, 7 frames counted from after it (ImGui moves the focus over a few, and the
+    // page decides at the sixth whether the focus wrapped) or the focus leaving the canvas.
+    const frames0 = (await results_json()).frames_drawn;
     await page.waitForFunction((n) => document.activeElement !== document.getElementById('canvas') ||
       JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn >= n + 7, frames0, { timeout: 5000 });
     if (await canvasFocused()) visited.push((await results_json()).focus);
