@@ -199,42 +199,33 @@ WebBackend g_backend;
 
 // Dear ImGui 1.86 reads which keys are down once per frame: a key pressed and released between
 // two frames (a quick tap while a frame is slow) would never be seen down, and a Tab lost so
-// would leave the canvas (finish_tab_move sees the focus stay where it was). Such a release is
-// held back to the end of the next frame.
+// would leave the canvas (finish_tab_move sees the focus stay where it was). Such a release
+// reaches ImGui's GLFW backend after the next frame.
+struct KeyRelease {
+  GLFWwindow* window;
+  int key, scancode, mods;
+};
 struct KeyLatch {
   std::array<bool, IM_ARRAYSIZE(ImGuiIO::KeysDown)> pressed{};  // since the last frame ended
-  std::vector<int> held;                                        // released, not yet seen down
+  std::vector<KeyRelease> held;                                 // released, not yet seen down
 };
 KeyLatch g_keys;
 
-// As ImGui's GLFW backend derives them from the keys down.
-void update_modifiers(ImGuiIO& io) {
-  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
-  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
-  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
-  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
-}
-
 void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
-  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
-  if (key < 0 || key >= static_cast<int>(g_keys.pressed.size())) return;
-  if (action == GLFW_PRESS) g_keys.pressed[static_cast<std::size_t>(key)] = true;
-  if (action == GLFW_RELEASE && g_keys.pressed[static_cast<std::size_t>(key)]) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.KeysDown[key] = true;
-    g_keys.held.push_back(key);
-    update_modifiers(io);
+  const bool tracked = key >= 0 && key < static_cast<int>(g_keys.pressed.size());
+  if (tracked && action == GLFW_RELEASE && g_keys.pressed[static_cast<std::size_t>(key)]) {
+    g_keys.held.push_back({window, key, scancode, mods});
+    return;
   }
+  if (tracked && action == GLFW_PRESS) g_keys.pressed[static_cast<std::size_t>(key)] = true;
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
 }
 
-// After each frame: the keys held back are released for the next one.
+// After each frame: the releases held back reach ImGui for the next one.
 void release_held_keys() {
   g_keys.pressed.fill(false);
-  if (g_keys.held.empty()) return;
-  ImGuiIO& io = ImGui::GetIO();
-  for (const int key : g_keys.held) io.KeysDown[key] = false;
+  for (const KeyRelease& r : g_keys.held) ImGui_ImplGlfw_KeyCallback(r.window, r.key, r.scancode, GLFW_RELEASE, r.mods);
   g_keys.held.clear();
-  update_modifiers(io);
 }
 
 void main_loop() {

@@ -94,9 +94,8 @@ async function clickWidget(name, dx = 0.5) {
 // pressed, and up until one has started after it was released (a loaded machine draws fewer frames
 // in the same time; a key held past 275 ms would repeat).
 async function pressHeld(...keys) {
-  const framesNow = () => page.evaluate(() => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn);
   const waitFrames = async (n) => {
-    const f0 = await framesNow();
+    const f0 = (await results_json()).frames_drawn;
     await page.waitForFunction((f) => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn >= f,
       f0 + n, { timeout: 3000, polling: 10 }).catch(() => {});
   };
