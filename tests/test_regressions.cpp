@@ -10,6 +10,7 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
+#include "io/url_state.hpp"
 #include "io/validation.hpp"
 #include "support.hpp"
 
@@ -141,4 +142,35 @@ TEST(Regressions, CsvCellWithANulByteIsNoNumber) {
   const auto check = tc::io::check_run(runs[0], lib());
   EXPECT_NE(check.problem.find("chips_per_node"), std::string::npos) << check.problem;
   EXPECT_EQ(check.predicted_tokens_per_s_per_chip, 0);
+}
+
+// fuzz_url_hash: a link value with a byte that is not UTF-8 (0xB0 in an incident's note) became a
+// JSON string that threw on serialization. Link values and CSV files are checked as UTF-8 where
+// they are read, naming the key; every well-formed sequence still passes.
+TEST(Regressions, TextThatIsNotUtf8IsRefusedWhereItIsRead) {
+  const tc::io::Json base = tc::io::seed_document("default");
+  for (const std::string bad : {"%B0", "a\xB0" "b", "%C0%AF", "%ED%A0%80", "%F4%90%80%80", "%E2%82"}) {
+    try {
+      tc::io::parse_url_hash("#v1&in=1&in.0.note=" + bad, base);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const tc::io::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("in.0.note"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("UTF-8"), std::string::npos) << e.what();
+    }
+  }
+  const auto ok = tc::io::parse_url_hash("#v1&in=1&in.0.note=%C3%A9%E2%82%AC%F0%9F%9A%80", base);
+  EXPECT_EQ(ok.scenario.dump().find("\\u"), std::string::npos);
+  EXPECT_THROW(tc::io::read_published_runs("id,accelerator,measured_tokens_per_s_per_chip\nR\xB0,a100-80gb,1\n"),
+               tc::io::InputError);
+  // Every one- to three-byte string is either refused or serializes.
+  for (int a = 0; a < 256; ++a)
+    for (int b = 0; b < 256; b += 5)
+      for (int c : {0x80, 0xBF, 0x41}) {
+        const std::string t{static_cast<char>(a), static_cast<char>(b), static_cast<char>(c)};
+        if (tc::io::invalid_utf8_at(t) == std::string::npos) {
+          EXPECT_NO_THROW((void)tc::io::Json(t).dump()) << a << " " << b << " " << c;
+        } else {
+          EXPECT_THROW((void)tc::io::Json(t).dump(), tc::io::Json::exception) << a << " " << b << " " << c;
+        }
+      }
 }

@@ -319,6 +319,29 @@ void check_keys(const Json& obj, const std::string& path,
   }
 }
 
+std::size_t invalid_utf8_at(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    // The sequence length and the range of its second byte (RFC 3629 Section 4, UTF8-2..UTF8-4).
+    std::size_t n = 1;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80) n = 1;
+    else if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else return i;
+    if (i + n > s.size()) return i;
+    for (std::size_t k = 1; k < n; ++k) {
+      const unsigned char want_lo = k == 1 ? lo : 0x80, want_hi = k == 1 ? hi : 0xBF;
+      if (b(i + k) < want_lo || b(i + k) > want_hi) return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 std::optional<double> whole_number(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;

@@ -58,6 +58,10 @@ std::string format_number(double v);
 // The shortest text that reads back as exactly `v` (1.0000000001, 5e-324): what a message quotes
 // as the value it got, so that "must be an integer (got 1)" cannot happen.
 std::string exact_number(double v);
+// Where `s` stops being well-formed UTF-8 (RFC 3629 Section 3: no overlong forms, surrogates or
+// code points past U+10FFFF), or npos. Text that does not come through the JSON reader (link
+// values, CSV files) is checked with it, so that no string in a document fails to serialize.
+std::size_t invalid_utf8_at(std::string_view s);
 // The number a whole text spells, read by strtod over every byte ("1" NUL "6" is no number: a
 // check of the C string's end would read it as 1), or nothing. Text cells (CSV) go through here.
 std::optional<double> whole_number(const std::string& text);

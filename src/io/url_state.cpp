@@ -72,6 +72,8 @@ std::string percent_decode(std::string_view v, const std::string& key) {
   for (char ch : out)
     if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
       throw InputError(key, "control character in value");
+  if (const std::size_t at = invalid_utf8_at(out); at != std::string::npos)
+    throw InputError(key, "not UTF-8 text (byte " + std::to_string(at) + " of the decoded value)");
   return out;
 }
 

@@ -145,6 +145,8 @@ std::vector<PublishedRun> read_published_runs(const std::string& raw) {
   // A spreadsheet's UTF-8 byte-order mark would otherwise become part of the first column's name.
   const std::string bom = "\xEF\xBB\xBF";
   const std::string text = raw.compare(0, bom.size(), bom) == 0 ? raw.substr(bom.size()) : raw;
+  if (const std::size_t at = invalid_utf8_at(text); at != std::string::npos)
+    throw InputError("csv", "not UTF-8 text (byte " + std::to_string(at) + ")");
   const auto rows = parse_csv(text);
   if (rows.empty()) throw InputError("csv", "empty");
   const auto& header = rows[0];
