@@ -22,6 +22,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@
 #include "io/presets.hpp"
 #include "io/report.hpp"
 #include "io/scenario.hpp"
+#include "io/schema.hpp"
 #include "io/url_state.hpp"
 #include "support.hpp"
 
@@ -281,6 +283,19 @@ double ideal_compute_s(const tc::io::ScenarioSpec& spec, const tc::Estimate& e) 
   return e.model_flops_per_step / (e.chips * peak);
 }
 
+// A scenario path left in `text` ("pricing.region", "pricing.mix[0]", "global_batch"): the
+// first, or "" when there is none. Written apart from io::plain_message, from the schema's keys.
+std::string scenario_path_in(const std::string& text) {
+  std::string keys;
+  for (const auto k : tc::io::scenario_keys()) keys += (keys.empty() ? "" : "|") + std::string(k);
+  const std::regex path("(^|[^A-Za-z0-9_.])((" + keys + ")([.\\[][A-Za-z0-9_.\\[\\]]*)?)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), path); it != std::sregex_iterator(); ++it) {
+    const std::string p = (*it)[2].str(), tail = (*it)[4].str();
+    if (tail.find_first_not_of('.') != std::string::npos || p.find('_') != std::string::npos) return p;
+  }
+  return "";
+}
+
 // Every property of one valid scenario; returns the problems found.
 std::vector<std::string> check_valid(const Case& c) {
   std::vector<std::string> bad;
@@ -351,8 +366,14 @@ std::vector<std::string> check_valid(const Case& c) {
   expect(e.mfu <= 1 + 1e-9, "mfu > 1");
   if (b.priced && b.compute_only_bound_usd > 0)
     expect(instance_items >= b.compute_only_bound_usd * (1 - 1e-9), "instance bill below the compute-only bound");
-  // What the CLI prints.
+  // What the CLI prints; and what the page shows of each warning, in plain words.
   expect_json_finite(tc::io::result_json(job, res), "$", bad);
+  std::vector<std::string> warnings = e.warnings;
+  warnings.insert(warnings.end(), cost.result.warnings.begin(), cost.result.warnings.end());
+  for (const auto& w : warnings) {
+    const std::string left = scenario_path_in(tc::io::plain_message(w));
+    expect(left.empty(), "shown warning names " + left + ": " + tc::io::plain_message(w));
+  }
   return bad;
 }
 
@@ -554,6 +575,7 @@ TEST(Properties, RandomInvalidScenariosNameTheField) {
     EXPECT_EQ(field.rfind(b.field, 0), 0u)
         << "expected an error naming " << b.field << ", got \"" << message << "\"\n" << c.doc.dump().substr(0, 2000);
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(scenario_path_in(tc::io::plain_message(message)), "") << tc::io::plain_message(message);
   }
   EXPECT_GE(n, 2000);
 }
@@ -684,3 +706,24 @@ TEST(Properties, ASeedLinkCarriesEditedIncidentsAndRegions) {
 }
 
 }  // namespace
+
+// What the page shows of a message: scenario paths in plain words, everything else as it was.
+TEST(Properties, ShownMessagesNameFieldsInPlainWords) {
+  using tc::io::plain_message;
+  EXPECT_EQ(plain_message("pricing.region: p5en.48xlarge has no price in us-west-1 (the default region); "
+                          "priced in us-east-1, where it is sold (set pricing.region to choose)"),
+            "pricing region: p5en.48xlarge has no price in us-west-1 (the default region); "
+            "priced in us-east-1, where it is sold (set pricing region to choose)");
+  EXPECT_EQ(plain_message("global_batch: 512 is not divisible by micro_batch x dp (48)."),
+            "global batch: 512 is not divisible by micro batch x dp (48).");
+  EXPECT_EQ(plain_message("pricing.mix[0].tier: unknown"), "pricing mix, entry 1, tier: unknown");
+  EXPECT_EQ(plain_message("instance.inter_node_gbps: is 0"), "instance inter node gbps: is 0");
+  EXPECT_EQ(plain_message("model.hf_config.n_layer: missing"), "config.json field n_layer: missing");
+  EXPECT_EQ(plain_message("no public reserved_3y price; spot 25%"), "no public 3-year Standard RI, no upfront price; spot 25%");
+  // Ids, numbers and words that are no scenario path stay.
+  for (const char* same : {"p5.48xlarge and ml.p4d.24xlarge, e.g. 1.5 nodes", "nodes: must be >= 1",
+                           "trn2.48xlarge", "a.b.c", "", "....", "[0]"})
+    EXPECT_EQ(plain_message(same), same);
+  EXPECT_EQ(scenario_path_in(plain_message("training.tokens and overheads.storage.dataset_gb")), "");
+  EXPECT_EQ(scenario_path_in("see training.tokens"), "training.tokens");
+}

@@ -427,6 +427,27 @@ TEST_F(Headless, EveryFigureExplainsItself) {
   }
 }
 
+// Warnings and problems on the page name fields in plain words; the CLI keeps the paths.
+TEST_F(Headless, MessagesNameFieldsInPlainWords) {
+  set_scenario(state, {{"model", "llama3.1-8b"}, {"instance", "trn2.48xlarge"}, {"nodes", 2}}, "");
+  frames(1);
+  while (work_pending(state)) update(state, 1e9);
+  std::string drawn = frames(1);
+  ASSERT_TRUE(state.current.ok) << state.current.error;
+  EXPECT_NE(drawn.find("set pricing region to choose"), std::string::npos);
+  EXPECT_EQ(drawn.find("pricing.region"), std::string::npos);
+  const std::string mirror = mirror_json(state).dump();
+  EXPECT_NE(mirror.find("set pricing region to choose"), std::string::npos);
+  EXPECT_EQ(mirror.find("pricing.region"), std::string::npos) << mirror.substr(mirror.find("pricing.region") - 200, 300);
+  set_scenario(state, {{"model", "llama3.1-8b"}, {"instance", "p5.48xlarge"}, {"global_batch_exact", true},
+                       {"global_batch", 3}, {"micro_batch", 2}}, "");
+  drawn = frames(2);
+  ASSERT_FALSE(state.current.ok);
+  EXPECT_NE(state.current.error.find("global_batch"), std::string::npos) << state.current.error;
+  EXPECT_NE(drawn.find("Scenario problem: global batch"), std::string::npos) << drawn.substr(0, 400);
+  EXPECT_EQ(drawn.find("global_batch"), std::string::npos);
+}
+
 // A config.json opened, dropped or pasted on the page becomes the model of the scenario shown;
 // the instance and the rest of the scenario stay.
 TEST_F(Headless, AConfigJsonBecomesTheModel) {

@@ -68,11 +68,6 @@ const std::pair<const char*, const char*> kLabels[] = {
     {"list_usd_per_hour", "list rate per instance-hour"},
 };
 
-std::string tier_words(const std::string& tier) {
-  const auto t = parse_tier(tier);
-  return t ? describe_tier(*t) : tier;
-}
-
 // "pricing.mix[2].tier" -> "pricing mix, entry 3, tier"; false when `id` is no mix path.
 bool mix_path(const std::string& id, std::string& out) {
   const std::string head = "pricing.mix[";
@@ -105,17 +100,20 @@ std::string plain_label(const std::string& id) {
   for (const auto& [key, label] : kLabels)
     if (id == key) return label;
   // instance.<tier> and instance.<tier>.idle: the tier as AWS names it (core/commitments).
+  // (instance.<field> of a scenario, like instance.inter_node_gbps, is no tier: the fallback.)
   const std::string inst = "instance.";
   if (id.rfind(inst, 0) == 0) {
     std::string tier = id.substr(inst.size());
     const std::string idle = ".idle";
     const bool is_idle = tier.size() > idle.size() && tier.compare(tier.size() - idle.size(), idle.size(), idle) == 0;
     if (is_idle) tier.resize(tier.size() - idle.size());
-    const std::string words = tier_words(tier);
-    if (!is_idle) return words;
-    // A Capacity Block is bought in whole offered durations: what the job leaves is its tail.
     const auto t = parse_tier(tier);
-    return words + (t && t->kind == TierKind::capacity_block ? ", unused tail" : ", paid and not used");
+    if (t) {
+      const std::string words = describe_tier(*t);
+      if (!is_idle) return words;
+      // A Capacity Block is bought in whole offered durations: what the job leaves is its tail.
+      return words + (t->kind == TierKind::capacity_block ? ", unused tail" : ", paid and not used");
+    }
   }
   if (std::string m; mix_path(id, m)) return m;
   return unpunctuated(id);

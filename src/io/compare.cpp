@@ -1,6 +1,7 @@
 #include "io/compare.hpp"
 
 #include "core/labels.hpp"
+#include "io/schema.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -110,7 +111,7 @@ void mark_fastest_and_cheapest(std::vector<CompareRow>& rows) {
 
 namespace {
 // The tiers a row is billed at (tier id and its plain words, region, price date, $/h; "a + b" for
-// a mix) and its warnings.
+// a mix) and its warnings, in plain words (the table is for people; compare_json keeps the paths).
 void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
   const CostResult& c = r.result.cost->result;
   std::string tier, pricing, region, rate, date, warnings;
@@ -125,8 +126,8 @@ void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
     add(rate, format_fixed(t.usd_per_hour, 4));
     add(date, t.date);
   }
-  for (const auto& w : r.result.est.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
-  for (const auto& w : c.warnings) warnings += (warnings.empty() ? "" : " | ") + w;
+  for (const auto& w : r.result.est.warnings) warnings += (warnings.empty() ? "" : " | ") + plain_message(w);
+  for (const auto& w : c.warnings) warnings += (warnings.empty() ? "" : " | ") + plain_message(w);
   row.insert(row.end(), {tier, pricing, region, rate, date, warnings});
 }
 

@@ -1,6 +1,11 @@
 #include "io/schema.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
+
+#include "core/commitments.hpp"
+#include "core/labels.hpp"
 
 namespace tc::io {
 
@@ -413,6 +418,52 @@ const std::vector<std::string_view>& scenario_keys() {
     return k;
   }();
   return keys;
+}
+
+namespace {
+
+bool path_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '[' || c == ']';
+}
+
+// `token` in plain words when it is a scenario path or a pricing tier's id, else unchanged. A
+// path starts with a top-level key and either goes deeper or is a key of several words: "nodes"
+// is already a word, and "p5.48xlarge" or "e.g" start with no key. A tier id of several words
+// ("reserved_3y") reads as AWS names it; "spot" already does.
+std::string plain_token(const std::string& token) {
+  const std::size_t root_end = std::min(token.find('.'), token.find('['));
+  const std::string root = token.substr(0, root_end);
+  const auto& keys = scenario_keys();
+  if (std::find(keys.begin(), keys.end(), root) == keys.end()) {
+    const auto tier = token.find('_') != std::string::npos ? parse_tier(token) : std::nullopt;
+    return tier ? describe_tier(*tier) : token;
+  }
+  if (root_end == std::string::npos && root.find('_') == std::string::npos) return token;
+  const std::string hf = "model.hf_config.";
+  if (token.rfind(hf, 0) == 0 && token.size() > hf.size()) return "config.json field " + token.substr(hf.size());
+  if (token == "model.hf_config") return "config.json";
+  return plain_label(token);
+}
+
+}  // namespace
+
+std::string plain_message(std::string_view message) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < message.size()) {
+    if (!path_char(message[i])) {
+      out += message[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < message.size() && path_char(message[end])) ++end;
+    std::size_t stop = end;  // a sentence's full stop is not part of the path
+    while (stop > i && message[stop - 1] == '.') --stop;
+    out += plain_token(std::string(message.substr(i, stop - i)));
+    out += message.substr(stop, end - stop);
+    i = end;
+  }
+  return out;
 }
 
 }  // namespace tc::io

@@ -54,4 +54,10 @@ const FieldDef& scenario_field(std::string_view path);
 // Top-level keys of a scenario document, in the table's order.
 const std::vector<std::string_view>& scenario_keys();
 
+// A message as a person reads it on the page: every scenario path in it ("pricing.region",
+// "pricing.mix[0].tier", "global_batch") in plain words (core/labels); a config.json key stays as
+// the file names it ("model.hf_config.n_layer" -> "config.json field n_layer"). Messages keep the
+// paths for the CLI and the JSON output, where they name what to edit in the file.
+std::string plain_message(std::string_view message);
+
 }  // namespace tc::io

@@ -8,6 +8,7 @@
 #include "io/embedded.hpp"
 #include "io/hf_config.hpp"
 #include "io/report.hpp"
+#include "io/schema.hpp"
 #include "io/url_state.hpp"
 #include "ui/format.hpp"
 #include "ui/mirror.hpp"
@@ -132,7 +133,7 @@ bool run_one_job(AppState& s) {
   for (auto& c : s.seeds) {
     if (c.verdicts_done || !s.seeds_wanted) continue;
     const Outcome& o = evaluate_doc(s, c.doc);
-    c.verdicts = !o.ok ? "not evaluated: " + o.error
+    c.verdicts = !o.ok ? "not evaluated: " + io::plain_message(o.error)
                  : o.cost && !o.cost->claims.empty() ? describe(count_verdicts(o.cost->claims))
                                                       : "no claims";
     c.verdicts_done = true;
@@ -432,8 +433,8 @@ io::Table results_table(const AppState& s) {
 io::Json mirror_json(const AppState& s) {
   io::Json j;
   j["ok"] = s.current.ok;
-  j["error"] = s.current.ok ? "" : s.current.error;
-  j["hash_error"] = s.hash_error;
+  j["error"] = s.current.ok ? "" : io::plain_message(s.current.error);
+  j["hash_error"] = io::plain_message(s.hash_error);
   j["pending"] = work_pending(s);
   j["estimates_run"] = s.estimates_run;
   const Outcome* o = shown(s);
@@ -472,7 +473,7 @@ io::Json mirror_json(const AppState& s) {
     j["instance"] = o->job.spec.instance_id;
     j["nodes"] = sc.nodes;
   } else {
-    j["summary"] = "No result: " + s.current.error;
+    j["summary"] = "No result: " + io::plain_message(s.current.error);
   }
   j["rows"] = rows;
   const io::Table t = results_table(s);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "io/compare.hpp"
+#include "io/schema.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -106,7 +107,7 @@ void comparison_table(AppState& s, std::vector<Row>& rows, const ComparisonRow* 
         ImGui::TableNextColumn();
         ImGui::TableNextColumn();
         text_colored(kColorBad, "no plan");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.out.error.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", io::plain_message(c.out.error).c_str());
         continue;
       }
       const Estimate& e = c.out.est;

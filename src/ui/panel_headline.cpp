@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "io/schema.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -126,9 +127,9 @@ void panel_headline(AppState& s) {
                 " x " + job.spec.instance_id + " = " + std::to_string(e.chips) + " " + sc.accelerator.name + ", " +
                 fmt_si(e.tokens_per_s) + " tokens/s, step " + fmt_duration(e.step_time_s));
   explain_last(s, [&] { return io::explain_step_time(*o, job, s.lib); });
-  for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + w2);
+  for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + io::plain_message(w2));
   if (o->cost)
-    for (const auto& w2 : o->cost->result.warnings) text_colored(kColorAccent, "! " + w2);
+    for (const auto& w2 : o->cost->result.warnings) text_colored(kColorAccent, "! " + io::plain_message(w2));
   ImGui::PopTextWrapPos();
 }
 

@@ -2,6 +2,7 @@
 // and exports only. The row wraps on a narrow window.
 #include "core/labels.hpp"
 #include "io/report.hpp"
+#include "io/schema.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
 
@@ -126,13 +127,13 @@ void panel_banners(AppState& s) {
   const float wrap = 0.0f;
   if (!s.hash_error.empty()) {
     ImGui::PushTextWrapPos(wrap);
-    text_colored(kColorBad, s.hash_error);
+    text_colored(kColorBad, io::plain_message(s.hash_error));
     ImGui::PopTextWrapPos();
     remember_rect("hash_error");
   }
   if (!s.current.ok && !s.current.error.empty()) {
     ImGui::PushTextWrapPos(wrap);
-    text_colored(kColorBad, "Scenario problem: " + s.current.error +
+    text_colored(kColorBad, "Scenario problem: " + io::plain_message(s.current.error) +
                                 (s.has_good ? ". Showing the last good results (dimmed)." : ""));
     ImGui::PopTextWrapPos();
     if (s.current.batch_fixes) batch_fix_buttons(s, *s.current.batch_fixes);
@@ -146,7 +147,7 @@ void panel_banners(AppState& s) {
     }
     ImGui::SameLine();
     ImGui::PushTextWrapPos(wrap);
-    text_colored(s.banners[i].error ? kColorBad : kColorAccent, s.banners[i].text);
+    text_colored(s.banners[i].error ? kColorBad : kColorAccent, io::plain_message(s.banners[i].text));
     ImGui::PopTextWrapPos();
     ImGui::PopID();
   }

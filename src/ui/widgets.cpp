@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "io/schema.hpp"
+
 namespace tc::ui {
 
 ImU32 series_color(int i) {
@@ -80,7 +82,7 @@ void show_explanations(AppState& s, const std::vector<io::Explanation>& xs, bool
       text("  " + in.name + " = " + in.value);
       text_disabled("    " + in.source);
     }
-    for (const auto& n : x.notes) text_colored(kColorAccent, "! " + n);
+    for (const auto& n : x.notes) text_colored(kColorAccent, "! " + io::plain_message(n));
     if (!x.band.empty()) text_disabled("Range: " + x.band);
     ImGui::Spacing();
   }
