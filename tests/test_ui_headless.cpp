@@ -641,6 +641,62 @@ TEST(DragPreview, IsTheReleasedResult) {
   EXPECT_GT(spot, 3) << "the spot interruption rate must be part of what is compared";
 }
 
+// While the nodes slider is held, the comparison follows it: every row shows the figures of the
+// held node count (its chips are the released row's), or shows as pending, never the figures of
+// the node count the drag started from.
+TEST(DragPreview, TheComparisonFollowsTheHeldSlider) {
+  AppState s;
+  init(s, nullptr);
+  io::Json doc = default_scenario();
+  doc["compare_instances"] = {"trn2.48xlarge", "p5.48xlarge", "p4d.24xlarge"};
+  set_scenario(s, doc, "");
+  int previewed = 0, rows = 0;
+  for (const int n : {1, 3, 8, 24, 40}) {
+    SCOPED_TRACE(n);
+    s.interacting = false;
+    update(s, 1e9);
+    while (work_pending(s)) update(s, 1e9);
+    ASSERT_EQ(s.comparison.size(), 3u);
+    s.interacting = true;
+    doc_set(s.doc, "nodes", n);
+    update(s, 1e9);
+    ASSERT_TRUE(s.preview);
+    ASSERT_TRUE(s.current.ok) << s.current.error;
+    EXPECT_EQ(s.current.est.chips, 16 * n);
+    std::vector<std::pair<bool, int>> held;
+    for (const auto& r : s.comparison) held.emplace_back(r.done, r.done ? r.out.est.chips : 0);
+    s.interacting = false;
+    update(s, 1e9);
+    while (work_pending(s)) update(s, 1e9);
+    ASSERT_EQ(s.comparison.size(), held.size());
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      ++rows;
+      if (!held[i].first) continue;
+      ++previewed;
+      ASSERT_TRUE(s.comparison[i].out.ok) << s.comparison[i].instance_id;
+      EXPECT_EQ(held[i].second, s.comparison[i].out.est.chips) << s.comparison[i].instance_id;
+    }
+  }
+  EXPECT_GE(previewed, rows * 2 / 3) << "most rows follow the drag";
+  // One hold over every node count: the headline and every row follow each step.
+  s.interacting = true;
+  for (int n = 1; n <= 1024; n += (n < 128 ? 1 : 37)) {
+    doc_set(s.doc, "nodes", n);
+    update(s, 1e9);
+    ASSERT_TRUE(s.current.ok) << n << ": " << s.current.error;
+    EXPECT_EQ(s.current.est.chips, 16 * n);
+    for (const auto& r : s.comparison) {
+      ASSERT_TRUE(r.done) << n << " " << r.instance_id;
+      if (r.out.ok) {
+        EXPECT_EQ(r.out.job.spec.scenario.nodes * r.out.job.spec.scenario.instance.chips_per_node, r.out.est.chips);
+      }
+      if (r.instance_id == "trn2.48xlarge") {
+        EXPECT_EQ(r.out.est.chips, 16 * n);
+      }
+    }
+  }
+}
+
 // The page's comparison is `traincalc compare`: the same rows and the same fastest and cheapest.
 TEST_F(Headless, ComparisonIsTheCommandLinesCompare) {
   int compared = 0;

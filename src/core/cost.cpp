@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string_view>
+#include <type_traits>
 
 namespace tc {
 
@@ -288,25 +290,30 @@ namespace {
 // Range checks that collect every problem, each naming its field.
 struct Checks {
   std::vector<InputProblem> p;
-  void need(bool ok, const std::string& field, const std::string& reason) {
-    if (!ok) p.push_back({field, reason});
+  // The reason is a text or a function that builds it: a bill is checked on every frame of a
+  // drag, and a reason is only worth its formatting when the check fails.
+  template <class Reason>
+  void need(bool ok, std::string_view field, const Reason& reason) {
+    if (ok) return;
+    if constexpr (std::is_invocable_v<Reason>) p.push_back({std::string(field), reason()});
+    else p.push_back({std::string(field), std::string(reason)});
   }
-  void nonneg(double v, const std::string& field) {
+  void nonneg(double v, std::string_view field) {
     if (std::isnan(v)) need(false, field, "NaN is not a number");
-    else need(finite_nonneg(v), field, fmt("%g", v) + " must be a finite number >= 0");
+    else need(finite_nonneg(v), field, [&] { return fmt("%g", v) + " must be a finite number >= 0"; });
   }
-  void fraction(double v, const std::string& field) {
-    need(std::isfinite(v) && v >= 0 && v <= 1, field, fmt("%g", v) + " must be in [0, 1]");
+  void fraction(double v, std::string_view field) {
+    need(std::isfinite(v) && v >= 0 && v <= 1, field, [&] { return fmt("%g", v) + " must be in [0, 1]"; });
   }
-  void positive(double v, const std::string& field) {
-    need(std::isfinite(v) && v > 0, field, fmt("%g", v) + " must be a finite number > 0");
+  void positive(double v, std::string_view field) {
+    need(std::isfinite(v) && v > 0, field, [&] { return fmt("%g", v) + " must be a finite number > 0"; });
   }
   // A figure with a plausible ceiling: above it is a typo (a rate in cents, a size in bytes).
-  void at_most(double v, double hi, const std::string& field, const char* unit) {
+  void at_most(double v, double hi, std::string_view field, const char* unit) {
     nonneg(v, field);
-    need(!(v > hi), field, fmt("%g", v) + " " + unit + " is absurd (at most " + fmt("%g", hi) + ")");
+    need(!(v > hi), field, [&] { return fmt("%g", v) + " " + unit + " is absurd (at most " + fmt("%g", hi) + ")"; });
   }
-  void one_of(const std::string& v, const std::vector<std::string>& allowed, const std::string& field) {
+  void one_of(const std::string& v, const std::vector<std::string>& allowed, std::string_view field) {
     std::string list;
     for (const auto& a : allowed) {
       if (a == v) return;
@@ -320,14 +327,16 @@ struct Checks {
 void check_run_overheads(Checks& k, const CostInputs& in) {
   if (in.compile.first_s) k.nonneg(*in.compile.first_s, "overheads.compile.first_s");
   if (in.compile.recompile_s) k.nonneg(*in.compile.recompile_s, "overheads.compile.recompile_s");
-  k.need(in.compile.shapes >= 1, "overheads.compile.shapes", std::to_string(in.compile.shapes) + " must be >= 1");
+  k.need(in.compile.shapes >= 1, "overheads.compile.shapes",
+         [&] { return std::to_string(in.compile.shapes) + " must be >= 1"; });
   k.fraction(in.compile.cache_hit, "overheads.compile.cache_hit");
   if (in.warmup.minutes) k.nonneg(*in.warmup.minutes, "overheads.warmup.minutes");
   if (in.warmup.throughput) k.fraction(*in.warmup.throughput, "overheads.warmup.throughput");
   if (in.checkpoint.interval_min) k.positive(*in.checkpoint.interval_min, "overheads.checkpoint.interval_min");
   if (in.checkpoint.write_gb_per_s) k.positive(*in.checkpoint.write_gb_per_s, "overheads.checkpoint.write_gb_per_s");
   k.nonneg(in.checkpoint.bytes_override, "overheads.checkpoint.bytes");
-  k.need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept", std::to_string(in.checkpoint.kept) + " must be >= 0");
+  k.need(in.checkpoint.kept >= 0, "overheads.checkpoint.kept",
+         [&] { return std::to_string(in.checkpoint.kept) + " must be >= 0"; });
   k.nonneg(in.failures.per_node_hour, "overheads.failures.per_node_hour");
   k.nonneg(in.failures.restart_min, "overheads.failures.restart_min");
   if (in.spot.interruptions_per_hour)
@@ -335,7 +344,7 @@ void check_run_overheads(Checks& k, const CostInputs& in) {
   k.nonneg(in.spot.restart_min, "overheads.spot.restart_min");
   if (in.pricing.spot_discount)
     k.need(std::isfinite(*in.pricing.spot_discount) && *in.pricing.spot_discount >= 0 && *in.pricing.spot_discount < 1,
-           "pricing.spot_discount", fmt("%g", *in.pricing.spot_discount) + " must be in [0, 1)");
+           "pricing.spot_discount", [&] { return fmt("%g", *in.pricing.spot_discount) + " must be in [0, 1)"; });
   k.nonneg(in.queue_hours, "overheads.queue_hours");
 }
 
@@ -347,12 +356,12 @@ void check_savings_plan(Checks& k, const TierShare& t, const std::string& f) {
   if (!name || name->kind != TierKind::savings_plan) return;
   const double max = savings_plan_max_discount(name->plan);
   k.need(t.discount.has_value(), f + ".discount",
-         "missing: a " + describe_tier(*name) + " needs your discount off on_demand (AWS publishes only the "
-         "maximum, " + fmt("%.0f", max * 100) + "%)");
+         [&] { return "missing: a " + describe_tier(*name) + " needs your discount off on_demand (AWS publishes only the "
+         "maximum, " + fmt("%.0f", max * 100) + "%)"; });
   if (t.discount)
     k.need(*t.discount <= max, f + ".discount",
-           fmt("%g", *t.discount) + " is above the published maximum for a " + describe_tier(*name) + " (" +
-               fmt("%.0f", max * 100) + "%)");
+           [&] { return fmt("%g", *t.discount) + " is above the published maximum for a " + describe_tier(*name) + " (" +
+               fmt("%.0f", max * 100) + "%)"; });
 }
 
 void check_pricing_mix(Checks& k, const CostInputs& in) {
@@ -364,26 +373,27 @@ void check_pricing_mix(Checks& k, const CostInputs& in) {
   for (size_t i = 0; i < mix.size(); ++i) {
     const std::string f = "pricing.mix[" + std::to_string(i) + "]";
     const TierShare& t = mix[i];
-    k.need(known_tier(t.tier), f + ".tier", "'" + t.tier + "' is not a tier (" + kTierList + ")");
+    k.need(known_tier(t.tier), f + ".tier", [&] { return "'" + t.tier + "' is not a tier (" + kTierList + ")"; });
     if (!t.fallback.empty())
       k.need(known_tier(t.fallback) && t.fallback != "custom", f + ".fallback",
-             "'" + t.fallback + "' is not a public tier (" + kTierList + ", not custom)");
+             [&] { return "'" + t.fallback + "' is not a public tier (" + kTierList + ", not custom)"; });
     check_savings_plan(k, t, f);
     if (in.pricing.mix_by == MixBy::fraction) {
       k.fraction(t.fraction, f + ".fraction");
       fsum += t.fraction;
     } else {
-      k.need(t.instances >= 0, f + ".instances", std::to_string(t.instances) + " must be >= 0");
+      k.need(t.instances >= 0, f + ".instances", [&] { return std::to_string(t.instances) + " must be >= 0"; });
       isum += t.instances;
     }
     if (t.usd_per_hour) k.nonneg(*t.usd_per_hour, f + ".usd_per_hour");
     if (t.discount)
       k.need(std::isfinite(*t.discount) && *t.discount >= 0 && *t.discount < 1, f + ".discount",
-             fmt("%g", *t.discount) + " must be in [0, 1)");
+             [&] { return fmt("%g", *t.discount) + " must be in [0, 1)"; });
     if (t.tier == "custom") k.need(t.usd_per_hour || t.discount, f, "custom tier needs usd_per_hour or discount");
   }
   if (!mix.empty() && in.pricing.mix_by == MixBy::fraction && std::isfinite(fsum))
-    k.need(std::abs(fsum - 1) <= 1e-6, "pricing.mix", "fractions sum to " + fmt("%.6g", fsum) + ", not 1");
+    k.need(std::abs(fsum - 1) <= 1e-6, "pricing.mix",
+           [&] { return "fractions sum to " + fmt("%.6g", fsum) + ", not 1"; });
   if (!mix.empty() && in.pricing.mix_by == MixBy::instances)
     k.need(isum > 0, "pricing.mix", "instance counts sum to 0");
 }
@@ -431,12 +441,12 @@ void check_incidents(Checks& k, const CostInputs& in) {
       case IncidentKind::throughput_regression:
         k.at_most(x.days, 3650, f + ".days", "days");
         k.need(std::isfinite(x.fraction) && x.fraction > 0 && x.fraction < 1, f + ".fraction",
-               fmt("%g", x.fraction) + " must be in (0, 1): the share of throughput lost");
+               [&] { return fmt("%g", x.fraction) + " must be in (0, 1): the share of throughput lost"; });
         break;
       case IncidentKind::failed_runs:
         k.fraction(x.fraction, f + ".fraction");
         k.need(std::isfinite(x.progress) && x.progress > 0 && x.progress <= 1, f + ".progress",
-               fmt("%g", x.progress) + " must be in (0, 1]: how far a failed run got");
+               [&] { return fmt("%g", x.progress) + " must be in (0, 1]: how far a failed run got"; });
         break;
     }
   }
@@ -448,18 +458,19 @@ void check_campaign_and_energy(Checks& k, const CostInputs& in) {
   if (in.campaign.full_runs) {
     k.nonneg(*in.campaign.full_runs, "campaign.full_runs");
     k.need(!(*in.campaign.full_runs > in.campaign.runs), "campaign.full_runs",
-           fmt("%g", *in.campaign.full_runs) + " exceeds campaign.runs (" + fmt("%g", in.campaign.runs) + ")");
+           [&] { return fmt("%g", *in.campaign.full_runs) + " exceeds campaign.runs (" + fmt("%g", in.campaign.runs) + ")"; });
   }
   k.need(std::isfinite(in.campaign.truncated_fraction) && in.campaign.truncated_fraction > 0 &&
              in.campaign.truncated_fraction <= 1,
-         "campaign.truncated_fraction", fmt("%g", in.campaign.truncated_fraction) + " must be in (0, 1]");
+         "campaign.truncated_fraction", [&] { return fmt("%g", in.campaign.truncated_fraction) + " must be in (0, 1]"; });
   k.nonneg(in.campaign.runs_per_month, "campaign.runs_per_month");
   if (in.owned.enabled) {
-    k.need(in.owned.nodes >= 0, "owned_cluster.nodes", std::to_string(in.owned.nodes) + " must be >= 0");
+    k.need(in.owned.nodes >= 0, "owned_cluster.nodes",
+           [&] { return std::to_string(in.owned.nodes) + " must be >= 0"; });
     k.nonneg(in.owned.capex_usd_per_node, "owned_cluster.capex_usd_per_node");
     k.positive(in.owned.depreciation_years, "owned_cluster.depreciation_years");
     k.need(std::isfinite(in.owned.residual_fraction) && in.owned.residual_fraction >= 0 && in.owned.residual_fraction < 1,
-           "owned_cluster.residual_fraction", fmt("%g", in.owned.residual_fraction) + " must be in [0, 1)");
+           "owned_cluster.residual_fraction", [&] { return fmt("%g", in.owned.residual_fraction) + " must be in [0, 1)"; });
     k.at_most(in.owned.financing_rate, 1, "owned_cluster.financing_rate", "a year");
     if (in.owned.financing_years) {
       k.positive(*in.owned.financing_years, "owned_cluster.financing_years");
@@ -469,10 +480,11 @@ void check_campaign_and_energy(Checks& k, const CostInputs& in) {
     k.at_most(in.owned.maintenance_fraction_per_year, 1, "owned_cluster.maintenance_fraction_per_year", "of capex a year");
     k.at_most(in.owned.colocation_usd_per_kw_month, 10000, "owned_cluster.colocation_usd_per_kw_month", "$/kW-month");
     k.need(std::isfinite(in.owned.utilization) && in.owned.utilization > 0 && in.owned.utilization <= 1,
-           "owned_cluster.utilization", fmt("%g", in.owned.utilization) + " must be in (0, 1]");
+           "owned_cluster.utilization", [&] { return fmt("%g", in.owned.utilization) + " must be in (0, 1]"; });
     if (in.owned.node_power_w) k.nonneg(*in.owned.node_power_w, "owned_cluster.node_power_w");
     k.fraction(in.owned.idle_power_fraction, "owned_cluster.idle_power_fraction");
-    k.need(std::isfinite(in.owned.pue) && in.owned.pue >= 1, "owned_cluster.pue", fmt("%g", in.owned.pue) + " must be >= 1");
+    k.need(std::isfinite(in.owned.pue) && in.owned.pue >= 1, "owned_cluster.pue",
+           [&] { return fmt("%g", in.owned.pue) + " must be >= 1"; });
     if (in.owned.usd_per_kwh) k.nonneg(*in.owned.usd_per_kwh, "owned_cluster.usd_per_kwh");
     k.nonneg(in.owned.facility_usd_per_year, "owned_cluster.facility_usd_per_year");
     k.nonneg(in.owned.staff_usd_per_year, "owned_cluster.staff_usd_per_year");
@@ -481,7 +493,7 @@ void check_campaign_and_energy(Checks& k, const CostInputs& in) {
   k.nonneg(in.energy.usd_per_kwh, "energy.usd_per_kwh");
   k.nonneg(in.energy.grid_kg_co2e_per_kwh, "energy.grid_kg_co2e_per_kwh");
   k.need(std::isfinite(in.energy.cloud_pue) && in.energy.cloud_pue >= 1, "energy.cloud_pue",
-         fmt("%g", in.energy.cloud_pue) + " must be >= 1");
+         [&] { return fmt("%g", in.energy.cloud_pue) + " must be >= 1"; });
   if (in.energy.node_power_w) k.nonneg(*in.energy.node_power_w, "energy.node_power_w");
   if (in.deadline_days) k.positive(*in.deadline_days, "deadline_days");
 }

@@ -156,19 +156,21 @@ Job job_on_nodes(const Job& job, int nodes) {
   return v;
 }
 
-Job job_with_plan(const Job& job, const ParallelPlan& p, bool loose) {
+Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
   Job v = job;
   PlanRequest& r = v.spec.request;
   auto fix = [](int& knob, int value) {
     if (knob == kAuto) knob = value;
   };
   fix(r.tp, p.tp);
-  fix(r.pp, p.pp);
-  fix(r.vpp, p.vpp);
   fix(r.sequence_parallel, p.sequence_parallel ? 1 : 0);
   fix(r.recompute, static_cast<int>(p.recompute));
   fix(r.zero, p.zero);
-  fix(r.micro_batch, loose ? 1 : p.micro_batch);
+  if (kept != PlanKept::tensor_parallel) {
+    fix(r.pp, p.pp);
+    fix(r.vpp, p.vpp);
+    fix(r.micro_batch, kept == PlanKept::micro_batch_one ? 1 : p.micro_batch);
+  }
   r.dp = kAuto;
   return v;
 }

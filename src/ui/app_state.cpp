@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/estimate.hpp"
 #include "io/compare.hpp"
 #include "io/embedded.hpp"
 #include "io/hf_config.hpp"
@@ -155,24 +156,49 @@ io::Job dragged_job(const AppState& s) {
   return io::parse_job(s.doc, s.lib, "scenario");
 }
 
-// While a control is held: the dragged scenario with the last good plan kept. False (the last
-// result stays until the release) when the kept plan does not suit the new scenario.
-bool preview(AppState& s) {
+// `job` with as much of `plan` kept as suits it (io::PlanKept, cheapest first; a frame's
+// budget holds one estimate per instance, not a whole plan search), else with its plan searched.
+Outcome with_plan_kept(const io::Job& job, const ParallelPlan& plan, const io::PresetLibrary& lib,
+                       const io::EvaluateOptions& options) {
+  // A pipeline the cluster no longer divides is common in a drag (pp 5 of 80 layers): skip the
+  // two levels that keep it rather than lay each out to fail.
+  const bool pipeline_divides = devices_of(job.spec.scenario) % (plan.tp * plan.pp * plan.cp) == 0;
+  Outcome o;
+  for (const auto kept : {io::PlanKept::whole, io::PlanKept::micro_batch_one, io::PlanKept::tensor_parallel}) {
+    if (kept != io::PlanKept::tensor_parallel && !pipeline_divides) continue;
+    o = outcome_of([&] { return io::job_with_plan(job, plan, kept); }, lib, options);
+    if (o.ok) return o;
+  }
+  return outcome_of([&] { return job; }, lib, options);
+}
+
+// The compared instances follow a held control too, each with its own searched plan kept. The
+// release searches every row again.
+void preview_comparison(AppState& s, const io::Job& job) {
+  for (auto& row : s.comparison) {
+    if (!row.held_plan && row.done && row.out.ok) row.held_plan = row.out.est.plan;
+    if (!row.held_plan) continue;  // still pending when the drag began: it waits for the release
+    row.out = row.instance_id == job.spec.instance_id
+                  ? s.current
+                  : with_plan_kept(io::compare_job(job, s.lib, row.instance_id), *row.held_plan, s.lib,
+                                   io::kVariantOptions);
+  }
+  s.comparison_key = 0;
+}
+
+// While a control is held: the dragged scenario with as much of the last good plan kept as
+// suits it, or its problem (the last good result stays, dimmed under it).
+void preview(AppState& s) {
   io::Job job;
   try {
     job = dragged_job(s);
   } catch (const io::InputError&) {
-    return false;
+    // Its problem, as the release will show it.
+    s.current = outcome_of([&] { return dragged_job(s); }, s.lib, kPreviewOptions);
+    return;
   }
-  const ParallelPlan& plan = s.last_good.est.plan;
-  for (bool loose : {false, true}) {
-    Outcome o = outcome_of([&] { return io::job_with_plan(job, plan, loose); }, s.lib, kPreviewOptions);
-    if (o.ok) {
-      s.current = std::move(o);
-      return true;
-    }
-  }
-  return false;
+  s.current = with_plan_kept(job, s.last_good.est.plan, s.lib, kPreviewOptions);
+  preview_comparison(s, job);  // the job as dragged: each row keeps a plan of its own
 }
 
 io::Json load_seed_doc(const io::EmbeddedFile& f) {

@@ -66,6 +66,8 @@ struct ComparisonRow {
   std::string instance_id;
   bool done = false;
   Outcome out;
+  // While a control is held, `out` is a preview with this plan (the row's searched one) kept.
+  std::optional<ParallelPlan> held_plan;
 };
 
 struct ScalingPoint {
