@@ -1,5 +1,9 @@
 #include "io/job.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/estimate.hpp"
 #include "core/owned_cluster.hpp"
 #include "io/report.hpp"
 #include "io/url_state.hpp"
@@ -156,6 +160,31 @@ Job job_on_nodes(const Job& job, int nodes) {
   return v;
 }
 
+namespace {
+
+// The pipeline depth nearest `p.pp` that the scenario's devices divide into with p.tp x p.cp and
+// its layers fill at p.vpp chunks a stage (estimate.cpp: pp x vpp <= layers + 2); the deeper
+// of two equally near, for memory. p.pp when tp x cp does not divide the devices.
+int nearest_pipeline(const Scenario& s, const ParallelPlan& p) {
+  const long long shape = static_cast<long long>(p.tp) * p.cp;
+  const long long devices = devices_of(s);
+  if (shape <= 0 || devices % shape != 0) return p.pp;
+  const long long room = devices / shape;
+  int best = p.pp;
+  long long best_gap = -1;
+  for (long long d = 1; d <= room && d * std::max(1, p.vpp) <= s.model.layers + 2LL; ++d) {
+    if (room % d != 0) continue;
+    const long long gap = std::llabs(d - p.pp);
+    if (best_gap < 0 || gap <= best_gap) {
+      best = static_cast<int>(d);
+      best_gap = gap;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
   Job v = job;
   PlanRequest& r = v.spec.request;
@@ -167,8 +196,9 @@ Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
   fix(r.recompute, static_cast<int>(p.recompute));
   fix(r.zero, p.zero);
   if (kept != PlanKept::tensor_parallel) {
-    fix(r.pp, p.pp);
-    fix(r.vpp, p.vpp);
+    const int pp = nearest_pipeline(v.spec.scenario, p);
+    fix(r.pp, pp);
+    fix(r.vpp, pp > 1 ? p.vpp : 1);
     fix(r.micro_batch, kept == PlanKept::micro_batch_one ? 1 : p.micro_batch);
   }
   r.dp = kAuto;

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/estimate.hpp"
 #include "io/compare.hpp"
 #include "io/embedded.hpp"
 #include "io/hf_config.hpp"
@@ -160,12 +159,8 @@ io::Job dragged_job(const AppState& s) {
 // budget holds one estimate per instance, not a whole plan search), else with its plan searched.
 Outcome with_plan_kept(const io::Job& job, const ParallelPlan& plan, const io::PresetLibrary& lib,
                        const io::EvaluateOptions& options) {
-  // A pipeline the cluster no longer divides is common in a drag (pp 5 of 80 layers): skip the
-  // two levels that keep it rather than lay each out to fail.
-  const bool pipeline_divides = devices_of(job.spec.scenario) % (plan.tp * plan.pp * plan.cp) == 0;
   Outcome o;
   for (const auto kept : {io::PlanKept::whole, io::PlanKept::micro_batch_one, io::PlanKept::tensor_parallel}) {
-    if (kept != io::PlanKept::tensor_parallel && !pipeline_divides) continue;
     o = outcome_of([&] { return io::job_with_plan(job, plan, kept); }, lib, options);
     if (o.ok) return o;
   }

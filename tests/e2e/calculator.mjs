@@ -219,8 +219,26 @@ await check('a malformed or hostile hash shows an error and keeps the last good 
   return 'four bad links rejected';
 });
 
+// The main thread's CPU time of each animation frame while `run` runs: Chromium's trace
+// (FireAnimationFrame's thread duration), which, unlike performance.now(), leaves out the time
+// the thread waits while other threads (SwiftShader's rasterizer, other processes) hold the cores.
+async function animationFrameCpuMs(run) {
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: {
+    includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] } });
+  await run();
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  return events.filter((e) => e.name === 'FireAnimationFrame' && e.ph === 'X' && e.tdur !== undefined)
+    .map((e) => e.tdur / 1000);
+}
+
 let dragStats = '';
-await check('slider drag with comparison (3 instances) and scaling visible: frames of 8 ms (mean), p95 under 16 ms', async () => {
+await check('slider drag with comparison (3 instances) and scaling visible: p99 frame at most 8 ms of CPU', async () => {
   await page.goto(base + '#v1&m=llama3.1-70b&i=trn2.48xlarge&c=trn2.48xlarge,p5.48xlarge,p4d.24xlarge&n=16&tt=1e12');
   await page.waitForSelector('body[data-ready]', { timeout: 5000 });
   await settled();
@@ -243,10 +261,13 @@ await check('slider drag with comparison (3 instances) and scaling visible: fram
   await page.mouse.move(x0 + (x1 - x0) * 0.4, y);
   await page.mouse.down();
   await page.evaluate(() => { Module._tc_reset_frame_stats(); window.__frames = []; });
-  for (let i = 0; i <= 40; ++i) {
-    await page.mouse.move(x0 + (x1 - x0) * (0.4 + 0.5 * Math.sin(i / 6)), y, { steps: 2 });
-    await page.waitForTimeout(25);
-  }
+  // 120 moves: some 250 frames, so the 99th percentile is not just the slowest frame.
+  const cpu = await animationFrameCpuMs(async () => {
+    for (let i = 0; i <= 120; ++i) {
+      await page.mouse.move(x0 + (x1 - x0) * (0.4 + 0.5 * Math.sin(i / 6)), y, { steps: 2 });
+      await page.waitForTimeout(25);
+    }
+  });
   const during = await results_json();
   const js = await page.evaluate(() => window.__frames.slice());
   await page.mouse.up();
@@ -259,18 +280,23 @@ await check('slider drag with comparison (3 instances) and scaling visible: fram
               `update ${during.frame_ms.slowest.update.toFixed(1)}, panels ${during.frame_ms.slowest.panels.toFixed(1)}, ` +
               `render ${during.frame_ms.slowest.render.toFixed(1)} ms; last preview estimate ${during.compute_ms.toFixed(1)} ms)`;
   assert(js.length >= 20, `only ${js.length} frames during the drag`);
+  assert(cpu.length >= 100, `only ${cpu.length} traced frames during the drag`);
   assert(after !== before, `the drag did not change the cluster (chips ${before} -> ${after})`);
   // Issue 13's goal: the 99th percentile of the drag's frames (the rAF callback: ImGui, the
-  // preview estimate, WebGL calls) at most 8 ms of CPU. performance.now() measures wall time, and
-  // on the shared 2-core machine a frame preempted by other builds reads 15-30 ms: the hard limits
-  // here are the mean and the 95th percentile, which a regression (a plan search per frame)
-  // breaks; the 99th percentile is printed against the goal (docs/performance.md).
-  const sorted = js.slice().sort((a, b) => a - b);
-  const pct = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  dragStats += `, p95 ${pct(0.95).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms`;
+  // previews of the scenario and of every compared instance, WebGL calls) at most 8 ms of CPU.
+  // Wall time (performance.now()) also counts the frames the thread waits while SwiftShader
+  // rasterizes on the same 2 cores: it is printed, with a limit on its mean and 95th percentile.
+  const pct = (values, q) => {
+    const sorted = values.slice().sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  };
+  const cpuMean = cpu.reduce((a, b) => a + b, 0) / cpu.length;
+  dragStats += `, wall p95 ${pct(js, 0.95).toFixed(1)} ms, p99 ${pct(js, 0.99).toFixed(1)} ms; ` +
+               `CPU (${cpu.length} traced frames) mean ${cpuMean.toFixed(1)} ms, p95 ${pct(cpu, 0.95).toFixed(1)} ms, ` +
+               `p99 ${pct(cpu, 0.99).toFixed(1)} ms, max ${Math.max(...cpu).toFixed(1)} ms`;
   assert((during.scenario.compare_instances || []).length === 3, `compared: ${during.scenario.compare_instances}`);
-  assert(during.frame_ms.mean <= 8 && pct(0.95) < 16, dragStats);
-  if (pct(0.99) > 8) console.log(`WARN p99 goal (8 ms) missed: ${dragStats}`);
+  assert(during.frame_ms.mean <= 8 && pct(js, 0.95) < 16, dragStats);
+  assert(pct(cpu, 0.99) <= 8, dragStats);
   return dragStats;
 });
 
