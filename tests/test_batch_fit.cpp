@@ -96,3 +96,33 @@ TEST(BatchFit, NoAutoPlanEverFailsOnTheBatch) {
 }
 
 }  // namespace
+
+// A drag's preview keeps the plan it had (io::job_with_plan): on a cluster its pipeline does not
+// divide, the pipeline moves to the nearest depth that the devices divide into and the layers
+// fill; the tensor-parallel shape stays. 80 layers at pp 5, tp 8 on 8 p5 nodes (64 GPUs, so
+// 8 ranks for pp x dp): of the divisors of 8, 4 is 1 away from 5 and 8 is 3 away: pp 4.
+TEST(BatchFit, AKeptPlanMovesItsPipelineToTheNearestDepthThatDivides) {
+  const auto base = job("llama3.1-70b", "p5.48xlarge", 8);
+  tc::ParallelPlan plan;
+  plan.tp = 8;
+  plan.pp = 5;
+  plan.vpp = 2;
+  plan.cp = 1;
+  plan.micro_batch = 1;
+  const auto kept = tc::io::job_with_plan(base, plan, tc::io::PlanKept::whole);
+  EXPECT_EQ(kept.spec.request.tp, 8);
+  EXPECT_EQ(kept.spec.request.pp, 4);
+  EXPECT_EQ(kept.spec.request.vpp, 2);
+  EXPECT_EQ(kept.spec.request.dp, tc::kAuto);
+  const auto r = tc::io::evaluate(kept, lib());
+  EXPECT_EQ(r.est.plan.tp * r.est.plan.pp * r.est.plan.dp, 64);
+  // One node: 8 GPUs, all tensor-parallel; no pipeline, so no interleaving either.
+  const auto one = tc::io::job_with_plan(job("llama3.1-70b", "p5.48xlarge", 1), plan, tc::io::PlanKept::whole);
+  EXPECT_EQ(one.spec.request.pp, 1);
+  EXPECT_EQ(one.spec.request.vpp, 1);
+  // The tensor-parallel level leaves the pipeline and micro-batch to the search.
+  const auto tp = tc::io::job_with_plan(base, plan, tc::io::PlanKept::tensor_parallel);
+  EXPECT_EQ(tp.spec.request.tp, 8);
+  EXPECT_EQ(tp.spec.request.pp, tc::kAuto);
+  EXPECT_EQ(tp.spec.request.micro_batch, tc::kAuto);
+}
