@@ -233,6 +233,27 @@ TEST(Memory, KorthikantiTable2SequenceParallel) {
               0.01 * 96 * expected_layer);
 }
 
+// FP8 GEMMs in a Transformer Engine stack keep their inputs' 1-byte copies for the weight
+// gradient: of the GPT block above, the QKV, output-projection, FFN and second FFN inputs
+// (h + h + h + 4h elements a token, over tp with sequence parallelism) lose a byte each.
+TEST(Memory, Fp8GemmInputsAreKeptQuantizedWhereTheStackDoesSo) {
+  Scenario s = h100_scenario();
+  s.model = gpt3();
+  s.nodes = 1;
+  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
+  s.global_batch = 1;
+  s.train_tokens = 0;
+  s.precision = Precision::fp8;
+  s.framework.keeps_quantized_gemm_inputs = false;
+  const double sixteen_bit = memory_per_device(s).activations_gib;
+  s.precision = Precision::bf16;
+  EXPECT_DOUBLE_EQ(memory_per_device(s).activations_gib, sixteen_bit);
+  s.precision = Precision::fp8;
+  s.framework.keeps_quantized_gemm_inputs = true;
+  const double saved_bytes = (sixteen_bit - memory_per_device(s).activations_gib) * 1024 * 1024 * 1024;
+  EXPECT_NEAR(saved_bytes, 96 * 2048.0 * 7 * 12288 / 8, 1e-6 * saved_bytes);
+}
+
 TEST(Memory, ZeroShardsOptimizerState) {
   Scenario s = h100_scenario();
   s.plan.zero = 0;

@@ -447,21 +447,29 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double mask = m.dropout ? 1.0 : 0.0;
   if (recompute == Recompute::full) return e * T * h * rep;  // only the layer input
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+  // Bytes of a stored GEMM input: its quantized copy where the stack keeps that one (FP8: 1 byte,
+  // not 2; norms, attention and the activation function keep their 16-bit inputs).
+  const double g = low_precision(x.sc.precision) && x.sc.framework.keeps_quantized_gemm_inputs
+                       ? operand_bytes(x.sc.precision)
+                       : e;
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
   const double q = attention_width(m);
-  double attn = e * T * h * rep * 2 + e * T * (q / t + 2 * kv_local) + e * T * value_width(m) / t +
+  double attn = (e + g) * T * h * rep + e * T * (q / t + 2 * kv_local) + g * T * value_width(m) / t +
                 mask * T * h * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
     attn += (e + mask * (1.0 + e)) * (m.heads / t) * T * x.s;
   }
-  // FFN block: norm input, FFN input, intermediate tensors (gated: gate, up, product; GeLU:
-  // input and output), dropout mask; MoE keeps them for each routed copy of a token.
-  const double routed = m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1.0;
-  double ffn = e * T * h * rep * 2 + routed * e * T * (m.gated_ffn ? 3.0 : 2.0) * f / t +
+  // FFN block: norm input, FFN input (an MoE layer's feeds the 16-bit router), intermediate
+  // tensors (gated: gate, up, and their product, the second GEMM's input; GeLU: input and
+  // output), dropout mask; MoE keeps them for each routed copy of a token.
+  const bool moe = m.moe_experts > 0;
+  const double routed = moe ? m.moe_top_k + m.moe_shared_experts : 1.0;
+  double ffn = (e + (moe ? e : g)) * T * h * rep + routed * T * ((m.gated_ffn ? 2 : 1) * e + g) * f / t +
                mask * T * h * rep;
-  // Dispatched tokens: the device's local experts receive T top_k etp / tp of them.
-  if (m.moe_experts > 0) ffn += e * T * m.moe_top_k * h * x.etp / t;
+  // Dispatched tokens, the experts' first GEMM input: the device's local experts receive
+  // T top_k etp / tp of them.
+  if (moe) ffn += g * T * m.moe_top_k * h * x.etp / t;
   return attn + ffn;
 }
 

@@ -188,6 +188,9 @@ struct FrameworkProfile {
   // The stack runs FlashAttention-3-class attention kernels (Transformer Engine's cuDNN fused
   // attention) rather than FlashAttention-2 or PyTorch SDPA's default backend.
   bool attention_v3_kernels = false;
+  // An FP8/FP4 GEMM keeps the quantized copy of its input for the weight gradient, not the 16-bit
+  // one (Transformer Engine's Linear, LayerNormLinear and LayerNormMLP modules).
+  bool keeps_quantized_gemm_inputs = false;
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
   int max_zero = 3;               // highest ZeRO stage the framework implements
 };

@@ -75,7 +75,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "zero3_gathers_per_layer", "max_zero",
+                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "zero3_gathers_per_layer", "max_zero",
                                                       "ep_overlap", "dp_all_nics", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -605,6 +605,8 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.moe_kernels_per_layer = get_number_or(j, "moe_kernels_per_layer", path, 0, 1000, fw.moe_kernels_per_layer);
   fw.overlap_param_gather = get_bool_or(j, "overlap_param_gather", path, fw.overlap_param_gather);
   fw.attention_v3_kernels = get_bool_or(j, "attention_v3_kernels", path, fw.attention_v3_kernels);
+  fw.keeps_quantized_gemm_inputs =
+      get_bool_or(j, "keeps_quantized_gemm_inputs", path, fw.keeps_quantized_gemm_inputs);
   fw.zero3_gathers_per_layer =
       get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
   fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);
