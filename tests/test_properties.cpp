@@ -17,12 +17,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -284,14 +284,29 @@ double ideal_compute_s(const tc::io::ScenarioSpec& spec, const tc::Estimate& e) 
 }
 
 // A scenario path left in `text` ("pricing.region", "pricing.mix[0]", "global_batch"): the
-// first, or "" when there is none. Written apart from io::plain_message, from the schema's keys.
+// first, or "" when there is none. Read apart from io::plain_message, from the schema's keys: a
+// word of path characters whose first part is a top-level key and that goes deeper or has
+// several words.
 std::string scenario_path_in(const std::string& text) {
-  std::string keys;
-  for (const auto k : tc::io::scenario_keys()) keys += (keys.empty() ? "" : "|") + std::string(k);
-  const std::regex path("(^|[^A-Za-z0-9_.])((" + keys + ")([.\\[][A-Za-z0-9_.\\[\\]]*)?)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), path); it != std::sregex_iterator(); ++it) {
-    const std::string p = (*it)[2].str(), tail = (*it)[4].str();
-    if (tail.find_first_not_of('.') != std::string::npos || p.find('_') != std::string::npos) return p;
+  const auto& keys = tc::io::scenario_keys();
+  auto path_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '[' || c == ']';
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t end = i;
+    while (end < text.size() && path_char(text[end])) ++end;
+    if (end == i) {
+      ++i;
+      continue;
+    }
+    std::string word = text.substr(i, end - i);
+    while (!word.empty() && word.back() == '.') word.pop_back();
+    const std::size_t cut = word.find_first_of(".[");
+    const std::string root = word.substr(0, cut);
+    const bool deeper = cut != std::string::npos && cut + 1 < word.size();
+    if (std::find(keys.begin(), keys.end(), root) != keys.end() && (deeper || root.find('_') != std::string::npos))
+      return word;
+    i = end;
   }
   return "";
 }

@@ -37,6 +37,21 @@ double operand_bytes(Precision p) {
 }
 // Precisions whose GEMM operands are quantized from 16-bit activations.
 bool low_precision(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
+// torchtitan's per-op selective checkpointing (torchtitan parallelize.py, _apply_ac_to_transformer_block,
+// mode "op": save the outputs of matmuls and of the attention kernel "except every second mm").
+// Dense blocks only: an MoE block's grouped expert GEMMs fall outside its list.
+bool every_other_matmul(const Scenario& s) {
+  return s.framework.selective == FrameworkProfile::Selective::every_other_matmul && s.model.moe_experts == 0;
+}
+// A dense block's forward matmuls, each 2 h x width FLOPs a token: Q, K, V, O, then gate, up,
+// down (gated) or in, out. The policy replays the 2nd, 4th and 6th: K, O, and up or out.
+double block_matmul_width(const ModelShape& m) {
+  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  return attention_width(m) + 2 * kv + value_width(m) + (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden;
+}
+double replayed_matmul_width(const ModelShape& m) {
+  return static_cast<double>(m.kv_heads) * head_dim(m) + value_width(m) + m.ffn_hidden;
+}
 bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 double causal_share(const ModelShape& m) { return is_causal(m) ? 0.5 : 1.0; }
@@ -447,6 +462,12 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double mask = m.dropout ? 1.0 : 0.0;
   if (recompute == Recompute::full) return e * T * h * rep;  // only the layer input
   const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+  if (recompute == Recompute::selective && every_other_matmul(x.sc)) {
+    // The block's input and what the policy keeps: the outputs of Q (1st matmul), V (3rd), the
+    // attention kernel, the FFN's first matmul (5th) and, gated, its down projection (7th).
+    const double kept = attention_width(m) / t + kv_local + (value_width(m) + f + (m.gated_ffn ? h : 0)) / t;
+    return e * T * (h * rep + kept);
+  }
   // Bytes of a stored GEMM input: its quantized copy where the stack keeps that one (FP8: 1 byte,
   // not 2; norms, attention and the activation function keep their 16-bit inputs).
   const double g = low_precision(x.sc.precision) && x.sc.framework.keeps_quantized_gemm_inputs
@@ -708,6 +729,7 @@ Memory memory_per_device(const Scenario& s) {
     double act = x.stage_layers * layer_activation_bytes(x, pl.recompute) * in_flight;
     // Recomputing a layer rebuilds its activations once, transiently.
     if (pl.recompute == Recompute::full) act += layer_activation_bytes(x, Recompute::selective);
+    if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_activation_bytes(x, Recompute::none);
     if (last && s.model.kind != ModelKind::vit) {
       // 16-bit logits plus the FP32 copy a fused cross-entropy keeps for its gradient.
       act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + 4.0);
@@ -773,6 +795,9 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   double mb_recompute = 0;
   if (full_rc) mb_recompute = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.ep_fwd);
   if (sel_rc) mb_recompute = n * L.attention_fwd;
+  // Per-op checkpointing replays every other matmul and every elementwise op, not attention.
+  if (sel_rc && every_other_matmul(s))
+    mb_recompute = n * (replayed_matmul_width(m) / block_matmul_width(m) * L.matmul_fwd + L.memory_fwd);
 
   // Pipeline point-to-point: each virtual stage sends activations forward and gradients back;
   // the scatter-gather optimisation sends 1/tp of the tensor (Narayanan et al. 2021, Section 4.1).
@@ -898,12 +923,13 @@ void fill_rates(Estimate& out, const Scenario& s, double step) {
   out.tokens_per_s_per_chip = out.tokens_per_s / out.chips;
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
   // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
-  // the attention scores for selective.
+  // the attention scores for selective, every other matmul for per-op checkpointing.
   const double attention_fwd_per_token =
       2.0 * m.layers * (attention_width(m) + value_width(m)) * s_len * causal_share(m);
   double replay = 0;
   if (full_rc) replay = out.model_flops_per_step / 3.0;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
+  if (sel_rc && every_other_matmul(s)) replay = 2.0 * m.layers * m.hidden * replayed_matmul_width(m) * tokens_per_step;
   // Unfused attention computes the masked half of a causal score matrix too.
   const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_token * (1 / causal_share(m) - 1);
   out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;

@@ -191,6 +191,10 @@ struct FrameworkProfile {
   // An FP8/FP4 GEMM keeps the quantized copy of its input for the weight gradient, not the 16-bit
   // one (Transformer Engine's Linear, LayerNormLinear and LayerNormMLP modules).
   bool keeps_quantized_gemm_inputs = false;
+  // What "selective" recompute means in the stack: the attention core (Korthikanti et al. 2022,
+  // Megatron), or per-op checkpointing that keeps the outputs of the attention kernel and of every
+  // other matmul of a block and replays the rest (torchtitan's selective "op" mode).
+  enum class Selective { attention, every_other_matmul } selective = Selective::attention;
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
   int max_zero = 3;               // highest ZeRO stage the framework implements
 };

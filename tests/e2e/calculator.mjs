@@ -283,9 +283,10 @@ await check('slider drag with comparison (3 instances) and scaling visible: p99 
   assert(cpu.length >= 100, `only ${cpu.length} traced frames during the drag`);
   assert(after !== before, `the drag did not change the cluster (chips ${before} -> ${after})`);
   // Issue 13's goal: the 99th percentile of the drag's frames (the rAF callback: ImGui, the
-  // previews of the scenario and of every compared instance, WebGL calls) at most 8 ms of CPU.
-  // Wall time (performance.now()) also counts the frames the thread waits while SwiftShader
-  // rasterizes on the same 2 cores: it is printed, with a limit on its mean and 95th percentile.
+  // previews of the scenario and of every compared instance, WebGL calls) at most 8 ms of CPU;
+  // and a mean of at most 5 ms (1.7-2.8 ms measured), which a plan search per frame breaks. Wall
+  // time (performance.now()) also counts the time the thread waits while SwiftShader rasterizes
+  // on the same 2 cores (wall p99 11-16 ms over CPU p99 3-5 ms): it is printed, not asserted.
   const pct = (values, q) => {
     const sorted = values.slice().sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
@@ -295,8 +296,7 @@ await check('slider drag with comparison (3 instances) and scaling visible: p99 
                `CPU (${cpu.length} traced frames) mean ${cpuMean.toFixed(1)} ms, p95 ${pct(cpu, 0.95).toFixed(1)} ms, ` +
                `p99 ${pct(cpu, 0.99).toFixed(1)} ms, max ${Math.max(...cpu).toFixed(1)} ms`;
   assert((during.scenario.compare_instances || []).length === 3, `compared: ${during.scenario.compare_instances}`);
-  assert(during.frame_ms.mean <= 8 && pct(js, 0.95) < 16, dragStats);
-  assert(pct(cpu, 0.99) <= 8, dragStats);
+  assert(pct(cpu, 0.99) <= 8 && cpuMean <= 5, dragStats);
   return dragStats;
 });
 
