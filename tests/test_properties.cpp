@@ -283,12 +283,14 @@ double ideal_compute_s(const tc::io::ScenarioSpec& spec, const tc::Estimate& e) 
   return e.model_flops_per_step / (e.chips * peak);
 }
 
-// A scenario path left in `text` ("pricing.region", "pricing.mix[0]", "global_batch"): the
-// first, or "" when there is none. Read apart from io::plain_message, from the schema's keys: a
-// word of path characters whose first part is a top-level key and that goes deeper or has
-// several words.
+// A scenario path or model field left in `text` ("pricing.region", "pricing.mix[0]",
+// "global_batch", "kv_heads"): the first, or "" when there is none. Read apart from
+// io::plain_message, from the schema's and the model presets' keys: a word of path characters
+// whose first part is a top-level key and that goes deeper or has several words, or a model key
+// of several words.
 std::string scenario_path_in(const std::string& text) {
   const auto& keys = tc::io::scenario_keys();
+  const auto& model = tc::io::model_keys();
   auto path_char = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '[' || c == ']';
   };
@@ -305,6 +307,9 @@ std::string scenario_path_in(const std::string& text) {
     const std::string root = word.substr(0, cut);
     const bool deeper = cut != std::string::npos && cut + 1 < word.size();
     if (std::find(keys.begin(), keys.end(), root) != keys.end() && (deeper || root.find('_') != std::string::npos))
+      return word;
+    if (cut == std::string::npos && word.find('_') != std::string::npos &&
+        std::find(model.begin(), model.end(), word) != model.end())
       return word;
     i = end;
   }
@@ -735,10 +740,13 @@ TEST(Properties, ShownMessagesNameFieldsInPlainWords) {
   EXPECT_EQ(plain_message("instance.inter_node_gbps: is 0"), "instance inter node gbps: is 0");
   EXPECT_EQ(plain_message("model.hf_config.n_layer: missing"), "config.json field n_layer: missing");
   EXPECT_EQ(plain_message("no public reserved_3y price; spot 25%"), "no public 3-year Standard RI, no upfront price; spot 25%");
+  EXPECT_EQ(plain_message("tp (16) exceeds kv_heads (8): KV heads are replicated"),
+            "tp (16) exceeds kv heads (8): KV heads are replicated");
   // Ids, numbers and words that are no scenario path stay.
   for (const char* same : {"p5.48xlarge and ml.p4d.24xlarge, e.g. 1.5 nodes", "nodes: must be >= 1",
                            "trn2.48xlarge", "a.b.c", "", "....", "[0]"})
     EXPECT_EQ(plain_message(same), same);
   EXPECT_EQ(scenario_path_in(plain_message("training.tokens and overheads.storage.dataset_gb")), "");
   EXPECT_EQ(scenario_path_in("see training.tokens"), "training.tokens");
+  EXPECT_EQ(scenario_path_in("tp exceeds kv_heads"), "kv_heads");
 }

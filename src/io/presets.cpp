@@ -71,6 +71,12 @@ const std::vector<std::string_view> kModelKeys = {
     "moe_top_k",   "moe_shared_experts", "image_size", "patch_size",
     "channels",    "num_classes",  "published_params", "published_active_params",
     "sources"};
+}  // namespace
+
+const std::vector<std::string_view>& model_keys() { return kModelKeys; }
+
+namespace {
+
 const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", "channels",
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",

@@ -81,6 +81,8 @@ struct PresetLibrary {
 
 // The presets compiled into the program (presets/*.json; scenarios are not presets).
 PresetLibrary load_builtin_presets();
+// The keys of a model preset, and of a scenario's inline model object ("kv_heads", "ffn_hidden").
+const std::vector<std::string_view>& model_keys();
 
 // Adds one preset file, recognised by its "schema". Entries with a known id replace it, new ids
 // are appended. On error, throws InputError naming the file and JSON path, e.g.

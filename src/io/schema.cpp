@@ -6,6 +6,7 @@
 
 #include "core/commitments.hpp"
 #include "core/labels.hpp"
+#include "io/presets.hpp"
 
 namespace tc::io {
 
@@ -435,7 +436,12 @@ std::string plain_token(const std::string& token) {
   const std::string root = token.substr(0, root_end);
   const auto& keys = scenario_keys();
   if (std::find(keys.begin(), keys.end(), root) == keys.end()) {
-    const auto tier = token.find('_') != std::string::npos ? parse_tier(token) : std::nullopt;
+    if (token.find('_') == std::string::npos) return token;
+    // A model's field ("kv_heads (8)"), as the model presets and an inline model name it.
+    const auto& model = model_keys();
+    if (root_end == std::string::npos && std::find(model.begin(), model.end(), token) != model.end())
+      return plain_label(token);
+    const auto tier = parse_tier(token);
     return tier ? describe_tier(*tier) : token;
   }
   if (root_end == std::string::npos && root.find('_') == std::string::npos) return token;

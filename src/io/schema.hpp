@@ -55,8 +55,9 @@ const FieldDef& scenario_field(std::string_view path);
 const std::vector<std::string_view>& scenario_keys();
 
 // A message as a person reads it on the page: every scenario path in it ("pricing.region",
-// "pricing.mix[0].tier", "global_batch") in plain words (core/labels); a config.json key stays as
-// the file names it ("model.hf_config.n_layer" -> "config.json field n_layer"). Messages keep the
+// "pricing.mix[0].tier", "global_batch"), model field ("kv_heads") and pricing tier id
+// ("reserved_3y") in plain words (core/labels); a config.json key stays as the file names it
+// ("model.hf_config.n_layer" -> "config.json field n_layer"). Messages keep the
 // paths for the CLI and the JSON output, where they name what to edit in the file.
 std::string plain_message(std::string_view message);
 
