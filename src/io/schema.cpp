@@ -427,10 +427,10 @@ bool path_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '[' || c == ']';
 }
 
-// `token` in plain words when it is a scenario path or a pricing tier's id, else unchanged. A
-// path starts with a top-level key and either goes deeper or is a key of several words: "nodes"
-// is already a word, and "p5.48xlarge" or "e.g" start with no key. A tier id of several words
-// ("reserved_3y") reads as AWS names it; "spot" already does.
+// `token` in plain words when it is a scenario path, a model's field or a pricing tier's id, else
+// unchanged. A path starts with a top-level key and either goes deeper or is a key of several
+// words: "nodes" is already a word, and "p5.48xlarge" or "e.g" start with no key. A tier id of
+// several words ("reserved_3y") reads as AWS names it; "spot" already does.
 std::string plain_token(const std::string& token) {
   const std::size_t root_end = std::min(token.find('.'), token.find('['));
   const std::string root = token.substr(0, root_end);
