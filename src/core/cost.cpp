@@ -355,13 +355,15 @@ void check_savings_plan(Checks& k, const TierShare& t, const std::string& f) {
   const auto name = parse_tier(t.tier);
   if (!name || name->kind != TierKind::savings_plan) return;
   const double max = savings_plan_max_discount(name->plan);
-  k.need(t.discount.has_value(), f + ".discount",
-         [&] { return "missing: a " + describe_tier(*name) + " needs your discount off on_demand (AWS publishes only the "
-         "maximum, " + fmt("%.0f", max * 100) + "%)"; });
+  k.need(t.discount.has_value(), f + ".discount", [&] {
+    return "missing: a " + describe_tier(*name) + " needs your discount off on_demand (AWS publishes only the maximum, " +
+           fmt("%.0f", max * 100) + "%)";
+  });
   if (t.discount)
-    k.need(*t.discount <= max, f + ".discount",
-           [&] { return fmt("%g", *t.discount) + " is above the published maximum for a " + describe_tier(*name) + " (" +
-               fmt("%.0f", max * 100) + "%)"; });
+    k.need(*t.discount <= max, f + ".discount", [&] {
+      return fmt("%g", *t.discount) + " is above the published maximum for a " + describe_tier(*name) + " (" +
+             fmt("%.0f", max * 100) + "%)";
+    });
 }
 
 void check_pricing_mix(Checks& k, const CostInputs& in) {

@@ -46,12 +46,9 @@ bool every_other_matmul(const Scenario& s) {
 // A dense block's forward matmuls, each 2 h x width FLOPs a token: Q, K, V, O, then gate, up,
 // down (gated) or in, out. The policy replays the 2nd, 4th and 6th: K, O, and up or out.
 double block_matmul_width(const ModelShape& m) {
-  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
-  return attention_width(m) + 2 * kv + value_width(m) + (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden;
+  return attention_width(m) + 2 * kv_width(m) + value_width(m) + (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden;
 }
-double replayed_matmul_width(const ModelShape& m) {
-  return static_cast<double>(m.kv_heads) * head_dim(m) + value_width(m) + m.ffn_hidden;
-}
+double replayed_matmul_width(const ModelShape& m) { return kv_width(m) + value_width(m) + m.ffn_hidden; }
 bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 double causal_share(const ModelShape& m) { return is_causal(m) ? 0.5 : 1.0; }
@@ -123,7 +120,7 @@ struct Ctx {
     inter.latency_s = sc.instance.inter.latency_us * 1e-6;
     on_chip.bytes_per_s = hbm_bytes_per_s / 2;  // a copy through on-chip memory reads and writes
     on_chip.latency_s = intra.latency_s / 2;
-    kv = static_cast<double>(m.kv_heads) * head_dim(m);
+    kv = kv_width(m);
     etp = expert_tp(pl);
   }
 

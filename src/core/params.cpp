@@ -16,6 +16,7 @@ int head_dim(const ModelShape& m) {
 }
 
 double attention_width(const ModelShape& m) { return static_cast<double>(m.heads) * head_dim(m); }
+double kv_width(const ModelShape& m) { return static_cast<double>(m.kv_heads) * head_dim(m); }
 
 bool is_mla(const ModelShape& m) { return m.kv_lora_rank > 0; }
 
@@ -49,7 +50,7 @@ double mla_attention_params(const ModelShape& m) {
 ParamCounts count_params(const ModelShape& m) {
   ParamCounts c;
   const double h = m.hidden;
-  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  const double kv = kv_width(m);
   const double q = attention_width(m);
   // GQA (Ainslie et al. 2023): K and V project to kv_heads x head_dim; Q and O span the heads.
   c.attention = is_mla(m) ? mla_attention_params(m)
@@ -99,7 +100,7 @@ ParamCounts count_params(const ModelShape& m) {
 }
 
 int max_lora_rank(const ModelShape& m) {
-  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  const double kv = kv_width(m);
   const double narrowest = std::min({static_cast<double>(m.hidden), attention_width(m), kv,
                                      static_cast<double>(m.ffn_hidden)});
   return static_cast<int>(std::max(1.0, std::min(narrowest, 1e9)));
@@ -108,7 +109,7 @@ int max_lora_rank(const ModelShape& m) {
 double lora_params(const ModelShape& m, int rank) {
   if (rank <= 0) return 0;
   const double h = m.hidden, f = m.ffn_hidden, r = rank;
-  const double kv = static_cast<double>(m.kv_heads) * head_dim(m);
+  const double kv = kv_width(m);
   // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out).
   const double q = attention_width(m);
   const double attn = r * ((h + q) + (h + kv) + (h + kv) + (q + h));

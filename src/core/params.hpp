@@ -26,6 +26,8 @@ int vit_tokens(const ModelShape& m);             // patches + CLS token
 int head_dim(const ModelShape& m);
 // Width of the attention: heads x head_dim (= hidden unless head_dim is set apart).
 double attention_width(const ModelShape& m);
+// Width of K, and of V: kv_heads x head_dim (grouped-query attention, Ainslie et al. 2023).
+double kv_width(const ModelShape& m);
 // Width of the attention's values and of the output projection's input: heads x v_head_dim with
 // multi-head latent attention, else attention_width.
 double value_width(const ModelShape& m);

@@ -1,7 +1,6 @@
 #include "io/compare.hpp"
 
 #include "core/labels.hpp"
-#include "io/schema.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -126,8 +125,7 @@ void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
     add(rate, format_fixed(t.usd_per_hour, 4));
     add(date, t.date);
   }
-  for (const auto& w : r.result.est.warnings) warnings += (warnings.empty() ? "" : " | ") + plain_message(w);
-  for (const auto& w : c.warnings) warnings += (warnings.empty() ? "" : " | ") + plain_message(w);
+  for (const auto& w : plain_warnings(r.result)) warnings += (warnings.empty() ? "" : " | ") + w;
   row.insert(row.end(), {tier, pricing, region, rate, date, warnings});
 }
 

@@ -6,6 +6,7 @@
 #include "core/estimate.hpp"
 #include "core/owned_cluster.hpp"
 #include "io/report.hpp"
+#include "io/schema.hpp"
 #include "io/url_state.hpp"
 
 namespace tc::io {
@@ -220,6 +221,14 @@ Result evaluate(const Job& job, const PresetLibrary& lib, const EvaluateOptions&
 const CostReport& cost_of(const Result& r) {
   if (r.cost_error) throw *r.cost_error;
   return *r.cost;
+}
+
+std::vector<std::string> plain_warnings(const Result& r) {
+  std::vector<std::string> out;
+  for (const auto& w : r.est.warnings) out.push_back(plain_message(w));
+  if (r.cost)
+    for (const auto& w : r.cost->result.warnings) out.push_back(plain_message(w));
+  return out;
 }
 
 Json result_json(const Job& job, const Result& r) {

@@ -65,6 +65,9 @@ struct Result {
 Result evaluate(const Job& job, const PresetLibrary& lib, const EvaluateOptions& options = {});
 // The cost report, or the problem that left it out. Throws InputError.
 const CostReport& cost_of(const Result& r);
+// The result's warnings, the estimate's then the bill's, as people read them (plain_message:
+// fields in words); the JSON output keeps them as they are.
+std::vector<std::string> plain_warnings(const Result& r);
 
 // The CLI's JSON result: the estimate, its band and the cost (io/report.hpp, io/cost_json.hpp).
 Json result_json(const Job& job, const Result& r);

@@ -67,9 +67,8 @@ void add_mirror_details(io::Json& j, const AppState& s) {
   io::Json warnings = io::Json::array(), bill = io::Json::array(), claims = io::Json::array();
   if (o) {
     j["band"] = band_text(*o);
-    for (const auto& w : o->est.warnings) warnings.push_back(io::plain_message(w));
+    for (const auto& w : io::plain_warnings(*o)) warnings.push_back(w);
     if (o->cost) {
-      for (const auto& w : o->cost->result.warnings) warnings.push_back(io::plain_message(w));
       bill = bill_lines(o->cost->result.bill);
       for (const auto& c : o->cost->claims)
         claims.push_back(std::string(to_string(c.verdict)) + ": " + c.text +

@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "io/schema.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -127,9 +126,7 @@ void panel_headline(AppState& s) {
                 " x " + job.spec.instance_id + " = " + std::to_string(e.chips) + " " + sc.accelerator.name + ", " +
                 fmt_si(e.tokens_per_s) + " tokens/s, step " + fmt_duration(e.step_time_s));
   explain_last(s, [&] { return io::explain_step_time(*o, job, s.lib); });
-  for (const auto& w2 : e.warnings) text_colored(kColorAccent, "! " + io::plain_message(w2));
-  if (o->cost)
-    for (const auto& w2 : o->cost->result.warnings) text_colored(kColorAccent, "! " + io::plain_message(w2));
+  for (const auto& w2 : io::plain_warnings(*o)) text_colored(kColorAccent, "! " + w2);
   ImGui::PopTextWrapPos();
 }
 
