@@ -310,7 +310,7 @@ def trainium_section(rows):
 # source it has never seen (75-85%, its errors against the band built without its family), and to
 # the held-out rows of seen sources (at least 75%; wider there, since their offset is in the band).
 TARGETS = {"mae": ("<=", 0.10), "p90": ("<=", 0.24), "heldout_mae": ("<=", 0.13),
-           "loso_mean": ("<=", 0.175), "loso_worst": ("<=", 0.40),
+           "loso_mean": ("<=", 0.17), "loso_worst": ("<=", 0.40),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.85))}
 
 
@@ -474,6 +474,14 @@ def main():
           "op, where the Megatron meaning replays the attention core. Its Llama 2 70B row fits as published "
           "(not fitting 6 -> 5), torchtitan left out went from 17.3% to 17.0%, and MosaicML left out, no "
           "longer fitted beside rows whose recompute the profile misread, from 7.7% to 6.6% (2026-12-02).",
+          "- A GEMM's output runs as 128 x 256 tiles in waves over the GPU's SMs (`gemm_units`, `gemm_tile`; "
+          "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide), K split over idle SMs "
+          "when the output fills less than one wave: narrow tensor-parallel and expert GEMMs leave SMs idle. "
+          "SimuMax's tp8-versus-tp1 spread on B200 (Llama 3 70B) narrowed from 23 to 18 points; the A100 40 GB "
+          "kernel cost, fitted at 11.6 us near its 12 us bound, fell to 6.8 us. Leave-one-source-out went from "
+          "16.4% to 16.2% (torchtitan 17.0% -> 16.0%, SimuMax 10.3% -> 9.1%, NeMo/Megatron-Bridge 13.3% -> "
+          "12.9%, Megatron-LM 8.6% -> 8.3%; MosaicML 6.6% -> 7.7%, worse), held-out from 12.0% to 11.9% "
+          "(2026-12-02).",
           "- FP32 jobs on Neuron run their matmuls in BF16 (the compiler's auto-cast; `\"auto_cast\": false` "
           "turns it off): the two FP32 BERT rows moved from -50% to +50%, so the published FP32 figures ran "
           "with less than full auto-cast.",

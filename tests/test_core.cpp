@@ -131,6 +131,52 @@ TEST(Estimate, PowerLimitSlowsComputeByTheCubeRootOfTheCap) {
   EXPECT_EQ(problem->field, "power_limit_w");
 }
 
+// Tile and wave quantization, worked by hand on 4 units with 128 x 256 tiles and K = 256 (too
+// short to split): a 256 x 512 output is 4 tiles, one full wave; 256 x 640 is 6 tiles (or 5
+// turned 256 x 128), two waves of 4 slots of 32,768 elements for 163,840 useful: 0.625. Two
+// 256 x 512 GEMMs grouped fill two full waves. One 128 x 256 tile with K = 1024 splits K in 4
+// (256 a split) and fills all 4 units; with K = 512, in 2: 0.5.
+TEST(Estimate, TilesAndWavesLeaveUnitsIdle) {
+  Accelerator a;
+  EXPECT_EQ(tile_fill(a, 256, 640, 256), 1.0);  // no units given: nothing modelled
+  a.gemm_units = 4;
+  a.gemm_tile_m = 128;
+  a.gemm_tile_n = 256;
+  EXPECT_NEAR(tile_fill(a, 256, 512, 256), 1.0, 1e-15);
+  EXPECT_NEAR(tile_fill(a, 256, 640, 256), 0.625, 1e-15);
+  EXPECT_NEAR(tile_fill(a, 640, 256, 256), 0.625, 1e-15);
+  EXPECT_NEAR(tile_fill(a, 256, 512, 256, 2), 1.0, 1e-15);
+  EXPECT_NEAR(tile_fill(a, 128, 256, 256, 3), 0.75, 1e-15);  // 3 tiles on 4 units
+  EXPECT_NEAR(tile_fill(a, 128, 256, 1024), 1.0, 1e-15);
+  EXPECT_NEAR(tile_fill(a, 128, 256, 512), 0.5, 1e-15);
+  // Never above 1, never 0, over shapes from one element to far past a wave; 1 where the tile or
+  // the shape cannot be scheduled.
+  for (double m : {1.0, 7.0, 128.0, 1000.0, 4096.0, 1e6})
+    for (double n : {1.0, 100.0, 256.0, 5000.0})
+      for (double k : {1.0, 300.0, 1e5})
+        for (double c : {1.0, 3.0, 64.0}) {
+          const double f = tile_fill(a, m, n, k, c);
+          EXPECT_GT(f, 0) << m << " " << n << " " << k << " " << c;
+          EXPECT_LE(f, 1.0 + 1e-12) << m << " " << n << " " << k << " " << c;
+        }
+  EXPECT_EQ(tile_fill(a, 1e300, 1e300, 1e300), 1.0);
+  a.gemm_tile_n = 0;
+  EXPECT_EQ(tile_fill(a, 256, 640, 256), 1.0);
+  a.gemm_tile_n = 256;
+  // In an estimate: the matmul time grows by at most the worst fill, and a tensor-parallel split
+  // that leaves H100's 132 SMs a partial wave costs more than the plain roofline says.
+  Scenario s = h100_scenario();
+  s.plan = {8, 1, 4, 1, 1, 1, true, 1, 1, Recompute::none};
+  ASSERT_FALSE(check_plan(s));
+  const double plain = breakdown_of(estimate(s), "matmul");
+  s.accelerator.gemm_units = 132;
+  s.accelerator.gemm_tile_m = 128;
+  s.accelerator.gemm_tile_n = 256;
+  const double tiled = breakdown_of(estimate(s), "matmul");
+  EXPECT_GT(tiled, 1.05 * plain);
+  EXPECT_LT(tiled, 2.0 * plain);
+}
+
 bool says_best_case(const Estimate& e) {
   for (const auto& w : e.warnings)
     if (w.find("no published large run has reached") != std::string::npos) return true;

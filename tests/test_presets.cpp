@@ -793,6 +793,17 @@ TEST(PresetInline, AcceleratorAndFramework) {
   EXPECT_DOUBLE_EQ(a.peak_tflops[static_cast<int>(tc::Precision::bf16)], 989.4);
   EXPECT_EQ(error_of([&] { tc::io::parse_accelerator(Json{{"peak_tflops", {{"bf16", 0}}}, {"hbm_gib", 8}, {"hbm_tb_per_s", 1}}, "acc", true); }),
             "acc.peak_tflops: needs at least one precision above 0");
+  // GEMM scheduling: inherited from the base, one side of the tile overridden, and a tile without
+  // the units it runs on refused, naming the field.
+  EXPECT_EQ(a.gemm_units, 132);
+  const tc::Accelerator t = tc::io::parse_inline_accelerator(
+      Json{{"base", "h100-sxm"}, {"gemm_tile", {{"m", 64}}}}, "acc", lib);
+  EXPECT_EQ(t.gemm_tile_m, 64);
+  EXPECT_EQ(t.gemm_tile_n, 256);
+  EXPECT_EQ(error_of([&] { tc::io::parse_inline_accelerator(Json{{"base", "trainium1"}, {"gemm_tile", {{"m", 64}}}}, "acc", lib); }),
+            "acc.gemm_tile: has no effect without gemm_units (the SMs its tiles run on)");
+  EXPECT_EQ(error_of([&] { tc::io::parse_inline_accelerator(Json{{"base", "h100-sxm"}, {"gemm_tile", {{"m", 0}}}}, "acc", lib); }).rfind("acc.gemm_tile.m:", 0),
+            0u);
   const tc::FrameworkProfile f =
       tc::io::parse_inline_framework(Json{{"base", "fsdp"}, {"dp_overlap", 0.5}}, "framework", lib);
   EXPECT_EQ(f.id, "fsdp");

@@ -126,12 +126,13 @@ struct Ctx {
 
   const AcceleratorCalibration& cal() const { return sc.accelerator.cal; }
 
-  // A GEMM (M x K) . (K x N): the slower of its math at the large-GEMM efficiency and its operand
-  // traffic, plus a fixed per-call cost. Roofline (Williams et al. 2009) with a launch term.
-  double gemm_work_s(double M, double N, double K) const {
+  // `count` GEMMs (M x K) . (K x N): the slower of their math at the large-GEMM efficiency, over
+  // the units their tiles fill, and their operand traffic. Roofline (Williams et al. 2009).
+  double gemm_work_s(double M, double N, double K, double count = 1) const {
     if (M <= 0 || N <= 0 || K <= 0) return 0;
-    const double math = 2.0 * M * N * K / (peak_flops * gemm_efficiency);
-    const double traffic = (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
+    const double rate = peak_flops * gemm_efficiency * tile_fill(sc.accelerator, M, N, K, count);
+    const double math = count * 2.0 * M * N * K / rate;
+    const double traffic = count * (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
     return std::max(math, traffic);
   }
   double kernel_s() const { return cal().kernel_overhead_us * 1e-6; }
@@ -144,9 +145,9 @@ struct Ctx {
   };
   Pass linear(double M, double N, double K, bool frozen, double count = 1) const {
     if (count <= 0 || M <= 0) return {};
-    const double dgrad = count * gemm_work_s(M, K, N) + kernel_s();
-    const double wgrad = frozen ? 0.0 : count * gemm_work_s(K, N, M) + kernel_s();
-    return {count * gemm_work_s(M, N, K) + kernel_s(), dgrad + wgrad};
+    const double dgrad = gemm_work_s(M, K, N, count) + kernel_s();
+    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count) + kernel_s();
+    return {gemm_work_s(M, N, K, count) + kernel_s(), dgrad + wgrad};
   }
 
   // The node-local stage of a group's collective: through on-chip memory when the group's ranks
@@ -492,6 +493,22 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
 }
 
 }  // namespace
+
+double tile_fill(const Accelerator& a, double M, double N, double K, double count) {
+  const double units = a.gemm_units;
+  const double product = count * M * N * K;
+  if (units <= 0 || a.gemm_tile_m <= 0 || a.gemm_tile_n <= 0 || !(product > 0) || !std::isfinite(product))
+    return 1;
+  // Split-K: outputs of less than one wave split their inner dimension over the idle units, down
+  // to kMinSplitK elements a split (the heuristic of cuBLAS and CUTLASS for skinny outputs).
+  constexpr double kMinSplitK = 256;
+  auto fill = [&](double tm, double tn) {
+    const double tiles = count * std::ceil(M / tm) * std::ceil(N / tn);
+    const double splits = std::max(1.0, std::min(std::floor(units / tiles), std::floor(K / kMinSplitK)));
+    return count * M * N * splits / (std::ceil(tiles * splits / units) * units * tm * tn);
+  };
+  return std::max(fill(a.gemm_tile_m, a.gemm_tile_n), fill(a.gemm_tile_n, a.gemm_tile_m));
+}
 
 int expert_tp(const ParallelPlan& pl) {
   const int dp_n = pl.dp * pl.cp;

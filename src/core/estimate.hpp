@@ -56,6 +56,14 @@ double chip_power_w(const Scenario& s);
 // takes tp ranks, and each expert splits over the tp ranks left (tp x dp x cp / ep).
 int expert_tp(const ParallelPlan& pl);
 
+// Share of a chip's GEMM units (SMs) doing useful work on `count` GEMMs (M x K) . (K x N)
+// scheduled together (a grouped GEMM; 1 for a plain one): the M x N output is cut into tiles,
+// padded at the edges (tile quantization), that run in waves over the units, the last wave partly
+// idle (wave quantization; NVIDIA, Matrix Multiplication Background User's Guide, "Tile
+// Quantization" and "Wave Quantization"). The library takes the better orientation of its tile
+// and splits K when the output fills less than one wave. 1 for an accelerator without gemm_units.
+double tile_fill(const Accelerator& a, double M, double N, double K, double count = 1);
+
 // Sequence length of one sample: the model's seq_len, or the patch count for ViT.
 int tokens_per_sample(const ModelShape& m);
 

@@ -52,6 +52,10 @@ struct Accelerator {
   // The compiler runs FP32 matrix multiplications in BF16 unless told not to (neuronx-cc
   // --auto-cast matmult, --auto-cast-type bf16 are its defaults).
   bool autocasts_fp32_matmul = false;
+  // GEMM scheduling: a GEMM's output is cut into tiles of gemm_tile_m x gemm_tile_n elements that
+  // run in waves over gemm_units parallel units (SMs of one device); 0 units: no quantization.
+  int gemm_units = 0;
+  int gemm_tile_m = 128, gemm_tile_n = 256;
   AcceleratorCalibration cal;
   std::string source;
 };

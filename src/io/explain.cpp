@@ -227,8 +227,9 @@ struct TermModel {
   const char* calibration;  // the accelerator field its efficiency comes from ("" when none)
 };
 const TermModel kTermModels[] = {
-    {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency), bytes / HBM) + kernel "
-               "cost, x micro-batches per step (roofline, Williams et al. 2009)", "peak_tflops"},
+    {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency x SMs its output tiles "
+               "keep busy), bytes / HBM) + kernel cost, x micro-batches per step (roofline, Williams et al. 2009; "
+               "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide)", "peak_tflops"},
     {"attention", "fused attention kernel at the attention efficiency of peak, causal half skipped, backward 2.5 "
                   "forwards (Dao 2023; Shah et al. 2024 for FlashAttention-3-class kernels)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
@@ -269,15 +270,19 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
                 m ? m->formula : "a term of the step time (docs/model.md, Step time)", {},
                 band_of(r, value, BandSide::time, format_duration) + " (the band is the whole step's)"};
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum), "plan " + plan_short(r.est.plan)});
+  const Accelerator& a = job.spec.scenario.accelerator;
   if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
-    const Accelerator& a = job.spec.scenario.accelerator;
     x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",
                                           accelerator_source(lib, job, "hbm_tb_per_s")}
                            : peak_input(job, lib));
   } else {
     x.inputs.push_back(network_input(job, lib));
   }
+  if (term == "matmul" && a.gemm_units > 0)
+    x.inputs.push_back({"GEMM units", std::to_string(a.gemm_units) + " SMs, " + std::to_string(a.gemm_tile_m) +
+                                          " x " + std::to_string(a.gemm_tile_n) + " output tiles",
+                        accelerator_source(lib, job, "gemm_units")});
   x.inputs.push_back(calibration_input(job, lib));
   return x;
 }

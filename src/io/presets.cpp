@@ -33,6 +33,8 @@ constexpr double kMaxTflops = 1e6;
 constexpr double kMaxHbmGib = 1e5;
 constexpr double kMaxHbmTbPerS = 1000;
 constexpr int kMaxDevicesPerChip = 64;
+constexpr int kMaxGemmUnits = 100000;  // SMs of a chip
+constexpr int kMaxGemmTile = 4096;     // elements along one side of an output tile
 constexpr double kMaxPowerW = 1e5;
 constexpr int kMaxChipsPerNode = 100000;
 constexpr double kMaxLinkGBPerS = 1e6;
@@ -50,7 +52,8 @@ const std::vector<std::string_view> kCalibrationKeys = {
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tb_per_s", "devices_per_chip",
-    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "calibration", "sources"};
+    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "gemm_units", "gemm_tile", "calibration",
+    "sources"};
 const std::vector<std::string_view> kIntraKeys = {"type", "gb_per_s_per_chip", "latency_us",
                                                   "efficiency"};
 const std::vector<std::string_view> kInterKeys = {"type", "latency_us", "efficiency"};
@@ -243,6 +246,16 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     a.stochastic_rounding = get_bool(j, "stochastic_rounding", path);
   }
   a.autocasts_fp32_matmul = get_bool_or(j, "autocasts_fp32_matmul", path, a.autocasts_fp32_matmul);
+  a.gemm_units = get_int_or(j, "gemm_units", path, 0, kMaxGemmUnits, a.gemm_units);
+  if (has_key(j, "gemm_tile")) {
+    const std::string tp = path_key(path, "gemm_tile");
+    const Json& t = get_object(j, "gemm_tile", path);
+    check_keys(t, tp, {"m", "n"});
+    Fields tf(t, tp, inner);
+    if (tf.want("m")) a.gemm_tile_m = get_int(t, "m", tp, 1, kMaxGemmTile);
+    if (tf.want("n")) a.gemm_tile_n = get_int(t, "n", tp, 1, kMaxGemmTile);
+    if (a.gemm_units == 0) throw InputError(tp, "has no effect without gemm_units (the SMs its tiles run on)");
+  }
   if (f.want("calibration")) {
     const std::string cp = path_key(path, "calibration");
     const Json& c = get_object(j, "calibration", path);
