@@ -279,6 +279,23 @@ TEST(Memory, KorthikantiTable2SequenceParallel) {
               0.01 * 96 * expected_layer);
 }
 
+// A fused cross-entropy (flash-attn's, llm-foundry's default) keeps the 16-bit logits and derives
+// their gradient from them: the 4-byte FP32 copy per logit goes, and the loss reads 2-byte logits.
+TEST(Memory, FusedLossKeepsOnlyTheSixteenBitLogits) {
+  Scenario s = h100_scenario();
+  s.model = gpt3();
+  s.nodes = 1;
+  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
+  s.global_batch = 1;
+  s.train_tokens = 0;
+  const Memory upcast = memory_per_device(s);
+  const double upcast_s = estimate(s).step_time_s;
+  s.fp32_loss_logits = false;
+  const double saved_bytes = (upcast.activations_gib - memory_per_device(s).activations_gib) * 1024 * 1024 * 1024;
+  EXPECT_NEAR(saved_bytes, 2048.0 * (50257 / 8) * 4, 1e-6 * saved_bytes);
+  EXPECT_LT(estimate(s).step_time_s, upcast_s);
+}
+
 // FP8 GEMMs in a Transformer Engine stack keep their inputs' 1-byte copies for the weight
 // gradient: of the GPT block above, the QKV, output-projection, FFN and second FFN inputs
 // (h + h + h + 4h elements a token, over tp with sequence parallelism) lose a byte each.

@@ -49,6 +49,7 @@ double block_matmul_width(const ModelShape& m) {
   return attention_width(m) + 2 * kv_width(m) + value_width(m) + (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden;
 }
 double replayed_matmul_width(const ModelShape& m) { return kv_width(m) + value_width(m) + m.ffn_hidden; }
+double loss_logit_bytes(const Scenario& s) { return s.fp32_loss_logits ? 4.0 : activation_bytes(s.precision); }
 bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 double causal_share(const ModelShape& m) { return is_causal(m) ? 0.5 : 1.0; }
@@ -410,9 +411,10 @@ EdgeTimes edge_times(const Ctx& x) {
     e.last_bwd = head.bwd;
     return e;
   }
-  // Vocabulary-parallel output layer and a fused cross-entropy reading FP32 logits three times.
+  // Vocabulary-parallel output layer and a cross-entropy reading its logits three times (softmax
+  // statistics, loss, gradient), upcast to FP32 unless a fused kernel reads the 16-bit ones.
   const auto logits = x.linear(T, m.vocab / t, h, frozen);
-  const double loss = 3.0 * T * (m.vocab / t) * 4.0 / x.hbm_bytes_per_s;
+  const double loss = 3.0 * T * (m.vocab / t) * loss_logit_bytes(x.sc) / x.hbm_bytes_per_s;
   e.last_fwd = logits.fwd + loss;
   e.last_bwd = logits.bwd + loss;
   return e;
@@ -745,8 +747,9 @@ Memory memory_per_device(const Scenario& s) {
     if (pl.recompute == Recompute::full) act += layer_activation_bytes(x, Recompute::selective);
     if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_activation_bytes(x, Recompute::none);
     if (last && s.model.kind != ModelKind::vit) {
-      // 16-bit logits plus the FP32 copy a fused cross-entropy keeps for its gradient.
-      act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + 4.0);
+      // The 16-bit logits, plus the FP32 copy the loss keeps for its gradient unless a fused
+      // kernel computes the gradient from the 16-bit ones (flash-attn's cross_entropy).
+      act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + (s.fp32_loss_logits ? 4.0 : 0.0));
     }
     cur.activations_gib = act / kGiB;
     // Runtime reserve, two gradient buckets in flight, and ZeRO-3's prefetched layer weights.

@@ -218,6 +218,7 @@ struct Scenario {
   bool flash_attention = true;
   bool master_weights = true;     // FP32 master copy; false with stochastic rounding
   bool auto_cast = true;          // let a compiler that auto-casts FP32 matmuls to BF16 do so
+  bool fp32_loss_logits = true;   // the loss keeps an FP32 copy of the logits (false: a fused kernel)
   double power_limit_w = 0;       // per chip (nvidia-smi -pl); 0 or above power_w: the chip's own power
   FrameworkProfile framework;
 };

@@ -285,6 +285,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   s.flash_attention = flag_field(doc, "flash_attention");
   s.master_weights = flag_field(doc, "master_weights");
   s.auto_cast = flag_field(doc, "auto_cast");
+  s.fp32_loss_logits = flag_field(doc, "fp32_loss_logits");
   if (has_key(doc, "power_limit_w")) s.power_limit_w = number_field(doc, "power_limit_w");
   if (has_key(doc, "framework")) {
     const Json& fj = doc.at("framework");

@@ -100,6 +100,11 @@ std::vector<FieldDef> job_fields() {
       {"auto_cast", "ac", T::flag, "", 0, 0, "true",
        "Let a compiler that runs FP32 matmuls in BF16 do so (Neuron's default); false keeps them FP32.",
        "neuronx-cc --auto-cast matmult (AWS Neuron docs)"},
+      {"fp32_loss_logits", "fl", T::flag, "", 0, 0, "true",
+       "The loss keeps an FP32 copy of the logits for its gradient (Megatron's vocabulary-parallel "
+       "cross-entropy, PyTorch's on upcast logits); false for a fused kernel that keeps only the 16-bit "
+       "logits (flash-attn's cross_entropy, llm-foundry's default fused_crossentropy).",
+       "flash-attn losses/cross_entropy.py; llm-foundry ComposerMPTCausalLM loss_fn"},
       {"power_limit_w", "pw", T::number, "W", 0, 1e5, "the chip's power (power_w)",
        "Power cap per chip (nvidia-smi -pl, or a part sold at a lower power): compute slows as the cube root "
        "of cap / power_w; energy is billed at the cap.",

@@ -304,6 +304,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
               {"framework", run.framework},
               {"flash_attention", profile.value("flash_attention", true)},
               {"master_weights", profile.value("master_weights", true)},
+              {"fp32_loss_logits", profile.value("fp32_loss_logits", true)},
               {"training", training_for_run(run, profile, notes)}};
   // A part sold or run below its chip's power (the torchtitan async-TP rows: H100 at 500 W).
   if (!field(run, "power_limit_w").empty()) doc["power_limit_w"] = num("power_limit_w");

@@ -564,6 +564,10 @@ void training_fields(AppState& s, const Outcome* o, float label_w) {
   const io::Json* mw = doc_get(s.doc, "master_weights");
   bool master = !mw || !mw->is_boolean() || mw->get<bool>();
   if (ImGui::Checkbox("FP32 master weights", &master)) doc_set(s.doc, "master_weights", master);
+  ImGui::SameLine();
+  const io::Json* fl = doc_get(s.doc, "fp32_loss_logits");
+  bool upcast = !fl || !fl->is_boolean() || fl->get<bool>();
+  if (ImGui::Checkbox("FP32 loss logits", &upcast)) doc_set(s.doc, "fp32_loss_logits", upcast);
 }
 
 // The instance whose bill the savings are measured against.
