@@ -228,6 +228,55 @@ TEST(Estimate, ModelFlopsFollowPalmConvention) {
   EXPECT_NEAR(model_flops_per_token(s), 6 * n_matmul + 0.5 * 12.0 * 32 * 4096 * 8192, 1.0);
 }
 
+// The softmax's exponentials (one per score element, forward and backward) run on the special-
+// function units: Llama 3 8B's layer (32 heads, 8192 tokens, 4096 keys on average) takes
+// 32 x 8192 x 4096 / 3.9e12 s of them a pass on an H100. A FlashAttention-2-class kernel adds them
+// to its GEMMs; a FlashAttention-3-class one overlaps them, so they show only where they are the
+// slower part: 128 heads of 32 (the same width) take 4x as many, more than its forward GEMMs.
+TEST(Estimate, SoftmaxExponentialsAddToFa2AndBoundFa3OnlyWhenSlower) {
+  Scenario s = h100_scenario();
+  const double mbs = 256 / 32, layers = 32;
+  auto attention_s = [&](double exp_tera) {
+    s.accelerator.exp_tera_per_s = exp_tera;
+    return breakdown_of(estimate(s), "attention");
+  };
+  const double exp_pass = 32.0 * 8192 * 4096 / 3.9e12;
+  EXPECT_NEAR(attention_s(3.9) - attention_s(0), mbs * layers * 2 * exp_pass, 1e-9);
+  s.framework.attention_v3_kernels = true;
+  s.accelerator.cal.attention_v3_efficiency = 0.75;
+  EXPECT_DOUBLE_EQ(attention_s(3.9), attention_s(0));
+  s.model.heads = 128;
+  s.model.kv_heads = 128;
+  s.model.head_dim = 32;
+  const double gemm_fwd = 2.0 * 8192 * 4096 * (4096 + 4096) / (989.4e12 * 0.75);
+  ASSERT_GT(4 * exp_pass, gemm_fwd);
+  EXPECT_NEAR(attention_s(3.9) - attention_s(0), mbs * layers * (4 * exp_pass - gemm_fwd), 1e-9);
+}
+
+// DeepSeek-V3-style dense first layers are timed as dense layers: with a quarter of the layers
+// dense, every per-layer part of the step is the 3:1 mix of the all-expert and the all-dense
+// model's (the output layer is the same in all three), and the all-to-all comes from the expert
+// layers alone.
+TEST(Estimate, DenseLayersOfAMixtureAreTimedAsDenseLayers) {
+  Scenario moe = h100_scenario();
+  moe.model.ffn_hidden = 2048;
+  moe.model.moe_experts = 64;
+  moe.model.moe_top_k = 4;
+  moe.plan.ep = 8;
+  Scenario dense = h100_scenario();
+  dense.model.ffn_hidden = 8192;
+  Scenario mixed = moe;
+  mixed.model.dense_layers = 8;
+  mixed.model.dense_ffn_hidden = 8192;
+  const Estimate em = estimate(moe), ed = estimate(dense), ex = estimate(mixed);
+  for (const char* part : {"matmul", "attention", "memory_bound", "ep_comm"}) {
+    EXPECT_NEAR(breakdown_of(ex, part), 0.75 * breakdown_of(em, part) + 0.25 * breakdown_of(ed, part),
+                1e-9 * breakdown_of(em, part))
+        << part;
+  }
+  EXPECT_DOUBLE_EQ(breakdown_of(ed, "ep_comm"), 0);
+}
+
 TEST(Estimate, MoreMicroBatchesShrinkTheBubble) {
   Scenario s = h100_scenario();
   s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "io/cost_json.hpp"
 #include "io/job.hpp"
@@ -88,7 +89,8 @@ TEST(PresetBuiltin, IdsAreTheContract) {
             (std::set<std::string>{"llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "llama2-7b",
                                    "llama2-13b", "llama2-70b", "gpt3-175b", "dense-100b",
                                    "mixtral-8x7b", "moe-176b", "bert-large", "vit-b16", "vit-l16",
-                                   "vit-h14"}));
+                                   "vit-h14", "deepseek-v3", "gpt-oss-120b", "qwen3-30b-a3b",
+                                   "qwen3-235b-a22b"}));
   for (const char* id : {"megatron", "fsdp", "neuronx-distributed"})
     EXPECT_NE(lib.framework(id), nullptr) << id;
   for (const auto& x : lib.instances) {
@@ -776,6 +778,18 @@ TEST(PresetInline, ModelDefaultsAndBase) {
   const tc::ModelShape big = tc::io::parse_inline_model(Json{{"base", "vit-l16"}, {"image_size", 384}}, "model", lib);
   EXPECT_EQ(big.seq_len, 577);
   EXPECT_EQ(big.learned_positions, 577);
+
+  // DeepSeek-V3's latent attention and dense first layers come with its base; cut to two layers it
+  // keeps one expert layer; dense layers given outright are checked as given.
+  const tc::ModelShape ds = tc::io::parse_inline_model(Json{{"base", "deepseek-v3"}, {"layers", 2}}, "model", lib);
+  EXPECT_EQ(ds.kv_lora_rank, 512);
+  EXPECT_EQ(ds.dense_layers, 1);
+  EXPECT_EQ(tc::io::parse_inline_model(Json{{"base", "deepseek-v3"}, {"layers", 4}, {"dense_layers", 1}}, "model", lib)
+                .dense_layers,
+            1);
+  const auto cut = tc::io::parse_inline_model(Json{{"base", "deepseek-v3"}, {"layers", 4}, {"dense_layers", 4}}, "model", lib);
+  ASSERT_TRUE(tc::check_model(cut).has_value());
+  EXPECT_EQ(tc::check_model(cut)->field, "model.dense_layers");
 
   EXPECT_EQ(error_of([&] { tc::io::parse_inline_model(Json{{"base", "llama3-8b"}}, "model", lib); }),
             "model.base: unknown model 'llama3-8b'; nearest: llama3.1-8b, llama2-7b, llama2-13b");

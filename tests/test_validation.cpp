@@ -60,6 +60,24 @@ TEST(Validation, EmptyMicroBatchIsSearchedAndEmptyRecomputeIsTheStacksDefault) {
   EXPECT_TRUE(has_note(c.run, "recompute: empty"));
 }
 
+// A published architecture the columns cannot hold (DeepSeek-V3's latent attention, shared
+// expert and dense first layers) comes from its preset; the row's columns and a note's
+// "dense_layers=N" (SimuMax cut DeepSeek-V3 to 4 layers, 1 of them dense) win over it.
+TEST(Validation, NamedArchitectureTakesItsPresetAndTheRowWins) {
+  const std::string deepseek =
+      "D1,test source,DeepSeek-V3,4,7168,2048,128,128,4096,129280,256,8,b200,8,8,1,,bf16,1,1,8,1,8,1,"
+      "no,1,1,32,none,30000,,Megatron-LM,measured,SimuMax rows use dense_layers=1 (release notes)\n";
+  const auto runs = read_published_runs(std::string(kHeader) + deepseek);
+  const Json doc = scenario_for_run(runs[0], lib());
+  EXPECT_EQ(doc["model"]["base"], "deepseek-v3");
+  EXPECT_EQ(doc["model"]["layers"], 4);
+  EXPECT_EQ(doc["model"]["dense_layers"], 1);
+  const RunCheck c = check_run(runs[0], lib());
+  EXPECT_TRUE(c.problem.empty()) << c.problem;
+  // A name no preset carries keeps the columns alone.
+  EXPECT_FALSE(scenario_for_run(read_published_runs(std::string(kHeader) + row())[0], lib())["model"].contains("base"));
+}
+
 TEST(Validation, BomAndCrlfAreRead) {
   std::string text = std::string("\xEF\xBB\xBF") + kHeader + row();
   for (size_t i = 0; (i = text.find('\n', i)) != std::string::npos; i += 2) text.replace(i, 1, "\r\n");

@@ -50,9 +50,7 @@ double block_matmul_width(const ModelShape& m) {
 }
 double replayed_matmul_width(const ModelShape& m) { return kv_width(m) + value_width(m) + m.ffn_hidden; }
 double loss_logit_bytes(const Scenario& s) { return s.fp32_loss_logits ? 4.0 : activation_bytes(s.precision); }
-bool is_causal(const ModelShape& m) { return m.kind == ModelKind::decoder; }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
-double causal_share(const ModelShape& m) { return is_causal(m) ? 0.5 : 1.0; }
 
 // Where a group of n ranks with the given stride in Megatron's rank order (tp fastest, then cp,
 // dp, pp) lands: ranks sharing a node, and nodes spanned.
@@ -80,6 +78,7 @@ struct Ctx {
   int chunk_layers = 0;         // layers per virtual stage (the largest when uneven)
   int stage_layers = 0;         // layers on one device
   double peak_flops = 0, attention_flops = 0, hbm_bytes_per_s = 0;
+  double exp_per_s = 0;         // special-function exponentials per second (0: not modelled)
   double gemm_efficiency = 0;   // large-GEMM fraction of peak at the scenario's precision
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
@@ -108,6 +107,7 @@ struct Ctx {
     // stays BF16.
     const Precision attn_prec = low_precision(math) ? Precision::bf16 : math;
     attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip * clock;
+    exp_per_s = a.exp_tera_per_s * 1e12 / a.devices_per_chip * clock;
     hbm_bytes_per_s = a.hbm_tb_per_s * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
     op_bytes = operand_bytes(math);
@@ -294,11 +294,18 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
   const double s_kv = x.s;
   double attn_flops = 2.0 * T * s_kv * (q + v) / t;
   if (x.sc.flash_attention) {
-    if (is_causal(m)) attn_flops *= 0.5;
+    attn_flops = 2.0 * T * attended_keys(m) * (q + v) / t;
     const bool v3 = x.sc.framework.attention_v3_kernels && x.cal().attention_v3_efficiency > 0;
     const double rate = x.attention_flops * (v3 ? x.cal().attention_v3_efficiency : x.cal().attention_efficiency);
-    r.attention_fwd = attn_flops / rate;
-    r.attention_bwd = 2.5 * r.attention_fwd;
+    // The softmax takes one exponential per score element on the special-function units, forward
+    // and again backward (recomputing P), at a rate that does not grow with the head width: an
+    // H100 has 3.9 T/s of them beside 989 TFLOP/s of matmul (Shah et al. 2024, FlashAttention-3,
+    // Section 3.1). FlashAttention-2-class kernels run them between their GEMMs; FlashAttention-3-
+    // class kernels overlap the two (ping-pong warpgroups, ibid.), so the slower one sets the pace.
+    const double exp_s = x.exp_per_s > 0 ? (m.heads / t) * T * attended_keys(m) / x.exp_per_s : 0.0;
+    const double mm_fwd = attn_flops / rate, mm_bwd = 2.5 * mm_fwd;
+    r.attention_fwd = v3 ? std::max(mm_fwd, exp_s) : mm_fwd + exp_s;
+    r.attention_bwd = v3 ? std::max(mm_bwd, exp_s) : mm_bwd + exp_s;
   } else {
     // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
     const double rate = x.attention_flops * x.cal().matmul_efficiency_max;
@@ -382,7 +389,7 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   }
 }
 
-LayerTimes layer_times(const Ctx& x) {
+LayerTimes one_layer_times(const Ctx& x) {
   LayerTimes r;
   layer_gemms(x, r);
   layer_attention(x, r);
@@ -390,6 +397,35 @@ LayerTimes layer_times(const Ctx& x) {
   layer_communication(x, r);  // context parallelism hides behind the attention times above
   return r;
 }
+
+double blend(double a, double share_b, double b) { return (1 - share_b) * a + share_b * b; }
+LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
+  LayerTimes r;
+  for (double LayerTimes::*f : {&LayerTimes::matmul_fwd, &LayerTimes::matmul_bwd, &LayerTimes::attention_fwd,
+                                &LayerTimes::attention_bwd, &LayerTimes::memory_fwd, &LayerTimes::memory_bwd,
+                                &LayerTimes::tp_fwd, &LayerTimes::tp_bwd, &LayerTimes::cp, &LayerTimes::ep_fwd,
+                                &LayerTimes::ep_bwd})
+    r.*f = blend(a.*f, share_b, b.*f);
+  return r;
+}
+
+// A model's layers are not all alike: DeepSeek-V3's first three have a dense FFN instead of
+// experts (first_k_dense_replace). f(x) is evaluated on each kind of layer and averaged over the
+// model's mix of them; a stage is taken to hold that mix (DeepSeek-V3's dense layers sit on the
+// first stage in fact).
+template <class F>
+auto mean_over_layer_kinds(const Ctx& x, F f) {
+  const ModelShape& m = x.m;
+  if (m.dense_layers <= 0 || m.layers <= 0) return f(x);
+  Scenario dense = x.sc;
+  ModelShape& d = dense.model;
+  d.moe_experts = d.moe_top_k = d.moe_shared_experts = d.dense_layers = 0;
+  d.ffn_hidden = m.dense_ffn_hidden;
+  const Ctx dx(dense);
+  return blend(f(x), static_cast<double>(m.dense_layers) / m.layers, f(dx));
+}
+
+LayerTimes layer_times(const Ctx& x) { return mean_over_layer_kinds(x, one_layer_times); }
 
 // Work outside the transformer blocks: output layer and loss on the last stage, patch or
 // embedding work on the first.
@@ -700,11 +736,10 @@ double model_flops_per_token(const Scenario& s) {
   // Causal attention needs only the unmasked half of the score matrix (Megatron-Bridge's and
   // FlashAttention's FLOP counts halve it); counting the masked half would let MFU pass 1.
   // Scores take the query/key width, context the value width (they differ under MLA).
-  const double attention = 6.0 * m.layers * (attention_width(m) + value_width(m)) * tokens_per_sample(m) *
-                           causal_share(m);
+  const double attention = 6.0 * m.layers * (attention_width(m) + value_width(m)) * attended_keys(m);
   if (s.mode == TrainingMode::lora) {
     // Frozen weights: forward and activation gradients only; adapters train fully.
-    return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_params(m, s.lora_rank);
+    return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_active_params(m, s.lora_rank);
   }
   return 6.0 * matmul + attention;
 }
@@ -742,10 +777,13 @@ Memory memory_per_device(const Scenario& s) {
       in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
       if (pl.vpp > 1 && first) in_flight *= 1.0 + (pl.pp - 1.0) / (pl.pp * pl.vpp);
     }
-    double act = x.stage_layers * layer_activation_bytes(x, pl.recompute) * in_flight;
+    auto layer_bytes = [&](Recompute rc) {
+      return mean_over_layer_kinds(x, [rc](const Ctx& c) { return layer_activation_bytes(c, rc); });
+    };
+    double act = x.stage_layers * layer_bytes(pl.recompute) * in_flight;
     // Recomputing a layer rebuilds its activations once, transiently.
-    if (pl.recompute == Recompute::full) act += layer_activation_bytes(x, Recompute::selective);
-    if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_activation_bytes(x, Recompute::none);
+    if (pl.recompute == Recompute::full) act += layer_bytes(Recompute::selective);
+    if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_bytes(Recompute::none);
     if (last && s.model.kind != ModelKind::vit) {
       // The 16-bit logits, plus the FP32 copy the loss keeps for its gradient unless a fused
       // kernel computes the gradient from the 16-bit ones (flash-attn's cross_entropy).
@@ -941,14 +979,14 @@ void fill_rates(Estimate& out, const Scenario& s, double step) {
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
   // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
   // the attention scores for selective, every other matmul for per-op checkpointing.
-  const double attention_fwd_per_token =
-      2.0 * m.layers * (attention_width(m) + value_width(m)) * s_len * causal_share(m);
+  const double attention_fwd_per_key = 2.0 * m.layers * (attention_width(m) + value_width(m));
+  const double attention_fwd_per_token = attention_fwd_per_key * attended_keys(m);
   double replay = 0;
   if (full_rc) replay = out.model_flops_per_step / 3.0;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
   if (sel_rc && every_other_matmul(s)) replay = 2.0 * m.layers * m.hidden * replayed_matmul_width(m) * tokens_per_step;
-  // Unfused attention computes the masked half of a causal score matrix too.
-  const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_token * (1 / causal_share(m) - 1);
+  // Unfused attention computes the whole score matrix, its masked part too.
+  const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_key * (s_len - attended_keys(m));
   out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;
   // Utilisation is of the peak the matrix math ran at (BF16 for an auto-cast FP32 job).
   const double peak = s.accelerator.peak_tflops[static_cast<int>(matmul_precision(s))] * 1e12;

@@ -47,6 +47,11 @@ double mla_attention_params(const ModelShape& m) {
 }
 }  // namespace
 
+double attended_keys(const ModelShape& m) {
+  const double s = m.kind == ModelKind::vit ? vit_tokens(m) : m.seq_len;
+  return m.kind == ModelKind::decoder ? s / 2 : s;
+}
+
 ParamCounts count_params(const ModelShape& m) {
   ParamCounts c;
   const double h = m.hidden;
@@ -106,7 +111,8 @@ int max_lora_rank(const ModelShape& m) {
   return static_cast<int>(std::max(1.0, std::min(narrowest, 1e9)));
 }
 
-double lora_params(const ModelShape& m, int rank) {
+namespace {
+double lora_params_over(const ModelShape& m, int rank, double experts) {
   if (rank <= 0) return 0;
   const double h = m.hidden, f = m.ffn_hidden, r = rank;
   const double kv = kv_width(m);
@@ -114,8 +120,16 @@ double lora_params(const ModelShape& m, int rank) {
   const double q = attention_width(m);
   const double attn = r * ((h + q) + (h + kv) + (h + kv) + (q + h));
   const double ffn_each = r * (h + f);
-  const double experts = m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1;
   return m.layers * (attn + experts * ffn_matrices(m) * ffn_each);
+}
+}  // namespace
+
+double lora_params(const ModelShape& m, int rank) {
+  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1);
+}
+
+double lora_active_params(const ModelShape& m, int rank) {
+  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1);
 }
 
 }  // namespace tc

@@ -32,10 +32,16 @@ double kv_width(const ModelShape& m);
 // multi-head latent attention, else attention_width.
 double value_width(const ModelShape& m);
 bool is_mla(const ModelShape& m);
+// Keys a query attends to, on average over the sequence: a causal query sees the tokens up to
+// itself (s / 2 on average, the FLOP counts of FlashAttention and Megatron-Bridge), an encoder's
+// query all s.
+double attended_keys(const ModelShape& m);
 ParamCounts count_params(const ModelShape& m);
 // LoRA adapters on the four attention projections and the FFN matrices of every layer
 // (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers).
 double lora_params(const ModelShape& m, int rank);
+// The adapters a token passes through: those of its top-k and shared experts only.
+double lora_active_params(const ModelShape& m, int rank);
 // The largest meaningful LoRA rank: an adapter B A on a d_in x d_out weight has rank at most
 // min(d_in, d_out) (Hu et al. 2021, "LoRA", section 4.1), so the rank is bounded by the narrowest
 // adapted weight: hidden, the attention width, the K/V width and the FFN width.

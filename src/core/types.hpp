@@ -56,6 +56,10 @@ struct Accelerator {
   // run in waves over gemm_units parallel units (SMs of one device); 0 units: no quantization.
   int gemm_units = 0;
   int gemm_tile_m = 128, gemm_tile_n = 256;
+  // Exponentials per second of the special-function units (10^12, per chip): a fused attention
+  // kernel's softmax takes one per score element, forward and again backward, beside the tensor
+  // cores' work; 0: not known, not modelled.
+  double exp_tera_per_s = 0;
   AcceleratorCalibration cal;
   std::string source;
 };

@@ -381,10 +381,6 @@ HfModel parse_hf_config(const Json& config, const std::string& path, int seq_len
     case Family::gpt_neox: read_gpt_neox(c, out); break;
     case Family::vit: read_vit(c, out); break;
   }
-  if (m.dense_layers > 0)
-    out.notes.push_back("the " + num(m.dense_layers) + " dense layers are counted exactly in the parameters but "
-                        "timed and held in memory as expert layers (for DeepSeek-V3 their FFN has the FLOPs of "
-                        "the active experts)");
   if (family == Family::gpt2) check_heads(c, m, "n_head", "n_embd");
   else check_heads(c, m, "num_attention_heads", "hidden_size");
   if (family == Family::vit) {

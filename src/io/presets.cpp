@@ -52,7 +52,8 @@ const std::vector<std::string_view> kCalibrationKeys = {
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tb_per_s", "devices_per_chip",
-    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "gemm_units", "gemm_tile", "calibration",
+    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "gemm_units", "gemm_tile", "exp_tera_per_s",
+    "calibration",
     "sources"};
 const std::vector<std::string_view> kIntraKeys = {"type", "gb_per_s_per_chip", "latency_us",
                                                   "efficiency"};
@@ -71,7 +72,8 @@ const std::vector<std::string_view> kModelKeys = {
     "hidden",      "ffn_hidden",   "heads",        "kv_heads",     "head_dim",
     "seq_len",     "vocab",        "gated_ffn",    "tied_embeddings",
     "biases",      "dropout",      "learned_positions", "moe_experts",
-    "moe_top_k",   "moe_shared_experts", "image_size", "patch_size",
+    "moe_top_k",   "moe_shared_experts", "dense_layers", "dense_ffn_hidden",
+    "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "image_size", "patch_size",
     "channels",    "num_classes",  "published_params", "published_active_params",
     "sources"};
 }  // namespace
@@ -256,6 +258,7 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     if (tf.want("n")) a.gemm_tile_n = get_int(t, "n", tp, 1, kMaxGemmTile);
     if (a.gemm_units == 0) throw InputError(tp, "has no effect without gemm_units (the SMs its tiles run on)");
   }
+  a.exp_tera_per_s = get_number_or(j, "exp_tera_per_s", path, 0, kMaxTflops, a.exp_tera_per_s);
   if (f.want("calibration")) {
     const std::string cp = path_key(path, "calibration");
     const Json& c = get_object(j, "calibration", path);
@@ -523,12 +526,29 @@ void check_heads_and_experts(const ModelShape& m, const std::string& path) {
   }
 }
 
+// Optional parts of a decoder's shape (ModelShape): dense layers among the experts and latent
+// attention. Absent keys keep the base's values, except that when the layers change a base's
+// dense layers leave at least one expert layer (DeepSeek-V3 cut to 3 layers stays a mixture of
+// experts); the core checks how given values combine.
+void read_decoder_extras(const Json& j, const std::string& path, int base_layers, ModelShape& m) {
+  if (has_key(j, "dense_layers"))
+    m.dense_layers = get_int(j, "dense_layers", path, 0, kMaxLayers);
+  else if (base_layers > 0 && m.layers != base_layers)
+    m.dense_layers = std::clamp(m.dense_layers, 0, m.layers - 1);
+  m.dense_ffn_hidden = get_int_or(j, "dense_ffn_hidden", path, 0, kMaxFfnHidden, m.dense_ffn_hidden);
+  m.q_lora_rank = get_int_or(j, "q_lora_rank", path, 0, kMaxHidden, m.q_lora_rank);
+  m.kv_lora_rank = get_int_or(j, "kv_lora_rank", path, 0, kMaxHidden, m.kv_lora_rank);
+  m.qk_rope_head_dim = get_int_or(j, "qk_rope_head_dim", path, 0, kMaxHeadDim, m.qk_rope_head_dim);
+  m.v_head_dim = get_int_or(j, "v_head_dim", path, 0, kMaxHeadDim, m.v_head_dim);
+}
+
 std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need need,
                                    bool allow_base, ModelShape& m, ModelInfo& info) {
   check_keys(j, path, allow_base ? with(kModelKeys, {"base"}) : kModelKeys);
   Fields f(j, path, need);
   const int base_seq = m.seq_len;
   const int base_positions = m.learned_positions;
+  const int base_layers = m.layers;
   if (f.want("id")) m.id = get_id(j, "id", path);
   if (f.want("name")) m.name = get_string(j, "name", path);
   if (f.want("kind")) m.kind = kind_of(get_enum(j, "kind", path, kModelKinds));
@@ -576,6 +596,7 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
   if (f.want("moe_shared_experts")) {
     m.moe_shared_experts = get_int(j, "moe_shared_experts", path, 0, kMaxExperts);
   }
+  read_decoder_extras(j, path, base_layers, m);
   if (vit) read_vit_image(j, path, f, has_seq, m);
   if (f.want("learned_positions")) {
     m.learned_positions = get_int(j, "learned_positions", path, 0, kMaxSeqLen);

@@ -184,7 +184,17 @@ std::vector<PublishedRun> read_published_runs(const std::string& raw) {
 
 namespace {
 
-Json model_for_run(const PublishedRun& run, const Json& profile, std::vector<std::string>& notes) {
+// The preset a row's model names (by its name or id, any case): it holds what the CSV's columns
+// cannot (latent attention, dense layers among the experts, sliding windows, shared experts).
+const ModelShape* preset_named(const PresetLibrary& lib, const std::string& name) {
+  const std::string key = lower(name);
+  for (const auto& m : lib.models)
+    if (lower(m.name) == key || lower(m.id) == key) return &m;
+  return nullptr;
+}
+
+Json model_for_run(const PublishedRun& run, const Json& profile, const PresetLibrary& lib,
+                   std::vector<std::string>& notes) {
   auto num = [&](const char* k) { return number_or_string(field(run, k)); };
   const std::string& name = run.model;
   // Encoders and ViTs start from their preset (learned positions, biases, GeLU, dropout) and take
@@ -219,6 +229,11 @@ Json model_for_run(const PublishedRun& run, const Json& profile, std::vector<std
     model["moe_experts"] = num("moe_experts");
     model["moe_top_k"] = num("moe_top_k");
   }
+  // A published architecture takes the rest of its shape from its preset, the row's columns
+  // winning; a row that says how many of its (cut) layers are dense overrides the preset's.
+  if (const ModelShape* preset = preset_named(lib, name)) model["base"] = preset->id;
+  const size_t dl = row_notes.find("dense_layers=");
+  if (dl != std::string::npos) model["dense_layers"] = std::atoi(row_notes.c_str() + dl + 13);
   return model;
 }
 
@@ -290,7 +305,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
                     "'s default (" + rc + ")");
   }
   Json doc = {{"name", run.id},
-              {"model", model_for_run(run, profile, notes)},
+              {"model", model_for_run(run, profile, lib, notes)},
               {"instance", instance_for_run(run, lib, notes)},
               {"chips", num("chips")},
               {"precision", field(run, "precision")},
