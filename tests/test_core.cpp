@@ -387,6 +387,30 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
   EXPECT_LT(estimate(s).step_time_s, e.step_time_s);
 }
 
+// Block recompute of k of a stage's n layers (Megatron's --recompute-num-layers): those keep only
+// their input, the others everything, and k of the n layers replay their forward; all n is full
+// recompute. Memory and replay are linear in k.
+TEST(Memory, RecomputingSomeLayersIsTheMixOfNoneAndFull) {
+  Scenario s = h100_scenario();
+  s.plan.recompute = Recompute::full;
+  const double full = memory_per_device(s).activations_gib;
+  const double full_replay = breakdown_of(estimate(s), "recompute");
+  auto with_layers = [&](int k) {
+    s.plan.recompute_layers = k;
+    return memory_per_device(s).activations_gib;
+  };
+  EXPECT_DOUBLE_EQ(with_layers(32), full);
+  const double eight = with_layers(8), sixteen = with_layers(16), twenty_four = with_layers(24);
+  EXPECT_GT(eight, sixteen);
+  EXPECT_NEAR(eight - sixteen, sixteen - twenty_four, 1e-9);
+  EXPECT_NEAR(twenty_four - full, (eight - sixteen) / 1.0, 1e-9);
+  s.plan.recompute_layers = 8;
+  EXPECT_NEAR(breakdown_of(estimate(s), "recompute"), full_replay * 8 / 32, 1e-12);
+  s.plan.recompute = Recompute::selective;
+  ASSERT_TRUE(check_plan(s).has_value());
+  EXPECT_EQ(check_plan(s)->field, "recompute_layers");
+}
+
 TEST(Memory, ZeroShardsOptimizerState) {
   Scenario s = h100_scenario();
   s.plan.zero = 0;

@@ -546,6 +546,11 @@ const std::vector<Breakage>& breakages() {
       {"flash_attention", [](Json& d, Gen&) { d["flash_attention"] = "yes"; }},
       {"master_weights", [](Json& d, Gen&) { d["master_weights"] = 1; }},
       {"fp32_loss_logits", [](Json& d, Gen&) { d["fp32_loss_logits"] = "no"; }},
+      {"recompute_layers", [](Json& d, Gen&) { d["recompute_layers"] = -3; }},
+      {"recompute_layers", [](Json& d, Gen&) {
+         d["recompute"] = "none";
+         d["recompute_layers"] = 2;
+       }},
       {"nodez", [](Json& d, Gen&) { d["nodez"] = 4; }},
       {"name", [](Json& d, Gen&) { d["name"] = std::string(5000, 'x'); }},
       {"name", [](Json& d, Gen&) { d["name"] = "line\nbreak"; }},

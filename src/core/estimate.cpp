@@ -51,6 +51,11 @@ double block_matmul_width(const ModelShape& m) {
 double replayed_matmul_width(const ModelShape& m) { return kv_width(m) + value_width(m) + m.ffn_hidden; }
 double loss_logit_bytes(const Scenario& s) { return s.fp32_loss_logits ? 4.0 : activation_bytes(s.precision); }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
+// Layers of a stage that full recompute replays: all, or the first recompute_layers of them.
+double recomputed_layers(const ParallelPlan& pl, int stage_layers) {
+  if (pl.recompute != Recompute::full) return 0;
+  return pl.recompute_layers > 0 ? std::min(pl.recompute_layers, stage_layers) : stage_layers;
+}
 
 // Where a group of n ranks with the given stride in Megatron's rank order (tp fastest, then cp,
 // dp, pp) lands: ranks sharing a node, and nodes spanned.
@@ -688,6 +693,10 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     return bad("parallel.pp", "pp x vpp = " + num(1.0 * pl.pp * pl.vpp) + " exceeds layers + 2 (" +
                                   num(m.layers) + " layers, embedding and loss)");
   if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
+  if (pl.recompute_layers < 0 || pl.recompute_layers > m.layers)
+    return bad("recompute_layers", "must be between 0 (all) and layers (" + num(m.layers) + ")");
+  if (pl.recompute_layers > 0 && pl.recompute != Recompute::full)
+    return bad("recompute_layers", "needs recompute full (it counts the layers that recompute fully)");
   if (tokens_per_sample(m) % pl.cp != 0)
     return bad("parallel.cp", num(pl.cp) + " does not divide the sequence length (" +
                                   num(tokens_per_sample(m)) + ")");
@@ -780,7 +789,11 @@ Memory memory_per_device(const Scenario& s) {
     auto layer_bytes = [&](Recompute rc) {
       return mean_over_layer_kinds(x, [rc](const Ctx& c) { return layer_activation_bytes(c, rc); });
     };
-    double act = x.stage_layers * layer_bytes(pl.recompute) * in_flight;
+    // Layers that recompute keep their input only; the others (block recompute of some) keep all.
+    const double replayed = recomputed_layers(pl, x.stage_layers);
+    double act = pl.recompute == Recompute::full
+                     ? (replayed * layer_bytes(Recompute::full) + (x.stage_layers - replayed) * layer_bytes(Recompute::none)) * in_flight
+                     : x.stage_layers * layer_bytes(pl.recompute) * in_flight;
     // Recomputing a layer rebuilds its activations once, transiently.
     if (pl.recompute == Recompute::full) act += layer_bytes(Recompute::selective);
     if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_bytes(Recompute::none);
@@ -848,7 +861,8 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   // Full recompute replays each layer's forward, collectives included; selective replays only
   // the attention core (Korthikanti et al. 2022, Section 5).
   double mb_recompute = 0;
-  if (full_rc) mb_recompute = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.ep_fwd);
+  if (full_rc)
+    mb_recompute = recomputed_layers(pl, x.stage_layers) * (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.ep_fwd);
   if (sel_rc) mb_recompute = n * L.attention_fwd;
   // Per-op checkpointing replays every other matmul and every elementwise op, not attention.
   if (sel_rc && every_other_matmul(s))
@@ -966,7 +980,7 @@ double optimizer_s(const Ctx& x) {
 }
 
 // Throughput, FLOPs and utilisation of a step of `step` seconds.
-void fill_rates(Estimate& out, const Scenario& s, double step) {
+void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers) {
   const ModelShape& m = s.model;
   const bool full_rc = s.plan.recompute == Recompute::full;
   const bool sel_rc = s.plan.recompute == Recompute::selective;
@@ -982,7 +996,7 @@ void fill_rates(Estimate& out, const Scenario& s, double step) {
   const double attention_fwd_per_key = 2.0 * m.layers * (attention_width(m) + value_width(m));
   const double attention_fwd_per_token = attention_fwd_per_key * attended_keys(m);
   double replay = 0;
-  if (full_rc) replay = out.model_flops_per_step / 3.0;
+  if (full_rc) replay = out.model_flops_per_step / 3.0 * recomputed_layers(s.plan, stage_layers) / stage_layers;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
   if (sel_rc && every_other_matmul(s)) replay = 2.0 * m.layers * m.hidden * replayed_matmul_width(m) * tokens_per_step;
   // Unfused attention computes the whole score matrix, its masked part too.
@@ -1058,7 +1072,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   double step = 0;
   for (const auto& t : out.breakdown_s) step += t.value;
   out.step_time_s = step;
-  fill_rates(out, s, step);
+  fill_rates(out, s, step, x.stage_layers);
 
   out.memory = memory_per_device(s);
   if (!complete) return out;

@@ -161,8 +161,12 @@ void Search::layout(const Layout& l, long long batch) {
         if (rq_.zero == kAuto && (zero > base_.framework.max_zero || (zero > 0 && l.dp * l.cp == 1))) continue;
         for (int b : micro_batch_choices(rq_, l.dp, batch))
           for (int sp : sps)
-            for (int rc : recomputes_)
-              plan({l.tp, l.pp, l.dp, l.cp, ep, vpp, sp != 0, zero, b, static_cast<Recompute>(rc)}, batch);
+            for (int rc : recomputes_) {
+              const Recompute r = static_cast<Recompute>(rc);
+              plan({l.tp, l.pp, l.dp, l.cp, ep, vpp, sp != 0, zero, b, r,
+                    r == Recompute::full ? rq_.recompute_layers : 0},
+                   batch);
+            }
       }
 }
 

@@ -158,6 +158,10 @@ struct ParallelPlan {
   int zero = 0;                   // 0-3; FSDP full shard = 3
   int micro_batch = 1;
   Recompute recompute = Recompute::selective;
+  // With full recompute, the layers of a stage that recompute (Megatron's --recompute-method block
+  // --recompute-num-layers: the first ones of each stage); the others keep their activations.
+  // 0: all of them.
+  int recompute_layers = 0;
 };
 
 // A knob left at kAuto is chosen by the plan search.
@@ -168,6 +172,7 @@ struct PlanRequest {
   int zero = kAuto;
   int micro_batch = kAuto;
   int recompute = kAuto;          // a Recompute value or kAuto
+  int recompute_layers = 0;       // with full recompute: layers per stage (ParallelPlan), 0: all
   // false: a global batch that no plan splits over the cluster is replaced by the nearest that
   // one does (a warning names both); true: no plan then, and the error names the nearest fixes.
   bool exact_global_batch = false;

@@ -50,6 +50,7 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
   j["plan"] = {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep},
                {"vpp", p.vpp}, {"sequence_parallel", p.sequence_parallel}, {"zero", p.zero},
                {"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)},
+               {"recompute_layers", p.recompute_layers},
                {"grad_accum", e.grad_accum}, {"expert_tp", expert_tp(p)}};
   j["plans_considered"] = e.plans_considered;
   j["global_batch"] = e.global_batch;  // the scenario's, or the nearest that splits (a warning says so)
@@ -112,7 +113,9 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
     << p.cp << ", ep " << p.ep << expert_tp_note(p)
     << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
     << ", micro-batch " << p.micro_batch << " x " << e.grad_accum << " accumulation, recompute "
-    << to_string(p.recompute) << "  (" << e.plans_considered << " plans considered)\n\n";
+    << to_string(p.recompute)
+    << (p.recompute_layers > 0 ? " (" + std::to_string(p.recompute_layers) + " layers a stage)" : std::string())
+    << "  (" << e.plans_considered << " plans considered)\n\n";
   o << "step time       " << format_duration(e.step_time_s) << "\n";
   o << "throughput      " << format_si(e.tokens_per_s) << " tokens/s, "
     << format_si(e.tokens_per_s_per_chip) << " tokens/s per chip\n";

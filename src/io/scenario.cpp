@@ -183,6 +183,10 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
                              : static_cast<int>(rc == "none" ? Recompute::none
                                                              : rc == "full" ? Recompute::full
                                                                             : Recompute::selective);
+  r.recompute_layers = static_cast<int>(int_field_or(doc, "recompute_layers", 0));
+  if (r.recompute_layers > 0 && r.recompute != kAuto && r.recompute != static_cast<int>(Recompute::full))
+    throw InputError("recompute_layers", "needs recompute full or auto (it counts the layers that recompute "
+                                         "fully; got recompute " + rc + ")");
   spec.scenario.global_batch =
       int_field_or(doc, "global_batch", default_global_batch(spec.scenario.model));
   r.exact_global_batch = flag_field(doc, "global_batch_exact");

@@ -288,6 +288,34 @@ Json training_for_run(const PublishedRun& run, const Json& profile, std::vector<
 
 }  // namespace
 
+// A published layout ran, so it fit. When the stack's default recompute, taken because the row
+// leaves it empty, does not fit the model's memory, the row recomputes fully the fewest layers of
+// each stage that fit (Megatron's --recompute-method block --recompute-num-layers, which recipes
+// tune so), and says so.
+void fit_unstated_recompute(Json& doc, const PresetLibrary& lib, std::vector<std::string>& notes) {
+  auto fits = [&](const Json& d) {
+    return evaluate(parse_job(d, lib, "row"), lib, kVariantOptions).est.memory.fits;
+  };
+  try {
+    Json full = doc;
+    full["recompute"] = "full";
+    if (doc["micro_batch"] == "auto" || fits(doc) || !fits(full)) return;
+    int lo = 1, hi = doc["model"].value("layers", 1);
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      full["recompute_layers"] = mid;
+      if (fits(full)) hi = mid;
+      else lo = mid + 1;
+    }
+    full["recompute_layers"] = lo;
+    doc = full;
+    notes.push_back("recompute: the default does not fit; full recompute of the first " + std::to_string(lo) +
+                    " layers of each stage, the fewest that fit");
+  } catch (const InputError&) {
+    // The row's own problem is reported when it is evaluated.
+  }
+}
+
 Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
   auto num = [&](const char* k) { return number_or_string(field(run, k)); };
   const Json* entry = profile_entry(run);
@@ -323,6 +351,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
               {"training", training_for_run(run, profile, notes)}};
   // A part sold or run below its chip's power (the torchtitan async-TP rows: H100 at 500 W).
   if (!field(run, "power_limit_w").empty()) doc["power_limit_w"] = num("power_limit_w");
+  if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
   std::string defaults;
   for (const auto& n : notes) defaults += (defaults.empty() ? "" : "; ") + n;
   if (!defaults.empty()) doc["description"] = "defaults: " + defaults;
