@@ -273,6 +273,29 @@ TEST_F(Headless, EditorShowsStorageServicesAndIncidents) {
   expect_finite_text(drawn, "storage and incidents");
 }
 
+// With full recompute the editor offers how many layers of a stage recompute, and the plan it
+// prints says so.
+TEST_F(Headless, EditorOffersRecomputedLayersWithFullRecompute) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-70b&i=p5.48xlarge&n=8&tt=1e11&rc=full&rl=20"));
+  frames(1);
+  ASSERT_TRUE(state.current.ok) << state.current.error_field;
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(1600, 12000));
+  ImGui::Begin("editor");
+  logged().clear();
+  ImGui::LogToClipboard(64);
+  panel_editor(state);
+  ImGui::LogFinish();
+  ImGui::End();
+  ImGui::Render();
+  const std::string drawn = logged();
+  EXPECT_NE(drawn.find("recomputed layers"), std::string::npos);
+  EXPECT_NE(drawn.find("of 20 layers a stage"), std::string::npos) << drawn.substr(0, 2000);
+  EXPECT_EQ(state.doc["recompute_layers"], 20);
+}
+
 TEST_F(Headless, HostileHashShowsAnErrorAndKeepsTheScenario) {
   frames(1);
   const io::Json before = state.doc;
@@ -832,6 +855,7 @@ TEST(UrlState, RoundTripsEveryEditableField) {
       {"model", "llama3.1-70b"}, {"instance", "trn2.48xlarge"}, {"nodes", 16}, {"precision", "fp8"},
       {"compare_instances", {"trn2.48xlarge", "p5.48xlarge"}}, {"micro_batch", "auto"}, {"global_batch", 512},
       {"parallel", {{"tp", 8}, {"pp", "auto"}, {"zero", 1}, {"sequence_parallel", true}}}, {"recompute", "full"},
+      {"recompute_layers", 12}, {"fp32_loss_logits", false},
       {"training", {{"mode", "lora"}, {"samples", 52000}, {"epochs", 3}, {"lora_rank", 16}}},
       {"flash_attention", false}, {"framework", "megatron"},
       {"pricing", {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.2}, {"fallback", "capacity_block"}},

@@ -493,13 +493,27 @@ void plan_fields(AppState& s, const Estimate* e) {
   ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
   enum_field(s, "recompute", "recompute");
   help_marker(field_help(io::scenario_field("recompute")));
+  const std::string rc = doc_string(s, "recompute", "auto");
+  if (rc == "full" || rc == "auto") {
+    const io::Json* v = doc_get(s.doc, "recompute_layers");
+    int layers = v && v->is_number_integer() ? v->get<int>() : 0;
+    ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
+    if (ImGui::InputInt("recomputed layers", &layers)) {
+      if (layers > 0) doc_set(s.doc, "recompute_layers", layers);
+      else doc_erase(s.doc, "recompute_layers");
+    }
+    help_marker(field_help(io::scenario_field("recompute_layers")));
+  }
   if (e) {
     ImGui::PushTextWrapPos(0.0f);
     text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
                   std::to_string(e->plan.dp) +
                   (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) + io::expert_tp_note(e->plan) : std::string()) +
                   ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
-                  std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) + " (" +
+                  std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) +
+                  (e->plan.recompute_layers > 0 ? " of " + std::to_string(e->plan.recompute_layers) + " layers a stage"
+                                                : std::string()) +
+                  " (" +
                   std::to_string(e->plans_considered) + " plans)");
     ImGui::PopTextWrapPos();
   }
