@@ -405,6 +405,7 @@ LayerTimes one_layer_times(const Ctx& x) {
 
 double blend(double a, double share_b, double b) { return (1 - share_b) * a + share_b * b; }
 LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
+  static_assert(sizeof(LayerTimes) == 11 * sizeof(double), "blend every field of LayerTimes");
   LayerTimes r;
   for (double LayerTimes::*f : {&LayerTimes::matmul_fwd, &LayerTimes::matmul_bwd, &LayerTimes::attention_fwd,
                                 &LayerTimes::attention_bwd, &LayerTimes::memory_fwd, &LayerTimes::memory_bwd,
@@ -791,9 +792,11 @@ Memory memory_per_device(const Scenario& s) {
     };
     // Layers that recompute keep their input only; the others (block recompute of some) keep all.
     const double replayed = recomputed_layers(pl, x.stage_layers);
-    double act = pl.recompute == Recompute::full
-                     ? (replayed * layer_bytes(Recompute::full) + (x.stage_layers - replayed) * layer_bytes(Recompute::none)) * in_flight
-                     : x.stage_layers * layer_bytes(pl.recompute) * in_flight;
+    const double per_stage = pl.recompute == Recompute::full
+                                 ? replayed * layer_bytes(Recompute::full) +
+                                       (x.stage_layers - replayed) * layer_bytes(Recompute::none)
+                                 : x.stage_layers * layer_bytes(pl.recompute);
+    double act = per_stage * in_flight;
     // Recomputing a layer rebuilds its activations once, transiently.
     if (pl.recompute == Recompute::full) act += layer_bytes(Recompute::selective);
     if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_bytes(Recompute::none);
