@@ -3,6 +3,10 @@ set(body "// Generated from presets/ by cmake/embed_run.cmake. Do not edit.\n#in
 string(REPLACE "|" ";" FILES "${FILES}")
 foreach(f ${FILES})
   file(READ ${f} content)
+  # Indentation is layout only: a JSON string holds no raw newline, so every newline and the spaces
+  # after it sit between tokens. Dropping the spaces keeps line numbers for messages and shrinks the
+  # page.
+  string(REGEX REPLACE "\n[ ]+" "\n" content "${content}")
   file(RELATIVE_PATH rel ${ROOT} ${f})
   string(FIND "${content}" ")tcjson\"" clash)
   if(NOT clash EQUAL -1)
