@@ -98,6 +98,18 @@ Scenario h100_scenario() {
   return s;
 }
 
+// GPT-3 175B, one 2048-token sample on 8 H100s with tp 8, sequence parallelism and selective
+// recompute: the layout of Korthikanti et al. 2022, Table 2.
+Scenario gpt3_one_sample_on_tp8() {
+  Scenario s = h100_scenario();
+  s.model = gpt3();
+  s.nodes = 1;
+  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
+  s.global_batch = 1;
+  s.train_tokens = 0;
+  return s;
+}
+
 double breakdown_of(const Estimate& e, const std::string& name) {
   for (const auto& t : e.breakdown_s)
     if (t.name == name) return t.value;
@@ -314,13 +326,8 @@ TEST(Memory, GrowsWithMicroBatch) {
 TEST(Memory, KorthikantiTable2SequenceParallel) {
   // GPT block (f = 4h, MHA, dropout) with tp and sequence parallelism and selective recompute:
   // s b h (34 / t) bytes per layer (Korthikanti et al. 2022, Table 2).
-  Scenario s = h100_scenario();
-  s.model = gpt3();
+  Scenario s = gpt3_one_sample_on_tp8();
   s.model.dropout = true;
-  s.nodes = 1;
-  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
-  s.global_batch = 1;
-  s.train_tokens = 0;
   const double expected_layer = 2048.0 * 12288 * 34 / 8;
   const Memory m = memory_per_device(s);
   const double logits = 2048.0 * (50257 / 8) * 6;
@@ -331,12 +338,7 @@ TEST(Memory, KorthikantiTable2SequenceParallel) {
 // A fused cross-entropy (flash-attn's, llm-foundry's default) keeps the 16-bit logits and derives
 // their gradient from them: the 4-byte FP32 copy per logit goes, and the loss reads 2-byte logits.
 TEST(Memory, FusedLossKeepsOnlyTheSixteenBitLogits) {
-  Scenario s = h100_scenario();
-  s.model = gpt3();
-  s.nodes = 1;
-  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
-  s.global_batch = 1;
-  s.train_tokens = 0;
+  Scenario s = gpt3_one_sample_on_tp8();
   const Memory upcast = memory_per_device(s);
   const double upcast_s = estimate(s).step_time_s;
   s.fp32_loss_logits = false;
@@ -349,12 +351,7 @@ TEST(Memory, FusedLossKeepsOnlyTheSixteenBitLogits) {
 // gradient: of the GPT block above, the QKV, output-projection, FFN and second FFN inputs
 // (h + h + h + 4h elements a token, over tp with sequence parallelism) lose a byte each.
 TEST(Memory, Fp8GemmInputsAreKeptQuantizedWhereTheStackDoesSo) {
-  Scenario s = h100_scenario();
-  s.model = gpt3();
-  s.nodes = 1;
-  s.plan = {8, 1, 1, 1, 1, 1, true, 0, 1, Recompute::selective};
-  s.global_batch = 1;
-  s.train_tokens = 0;
+  Scenario s = gpt3_one_sample_on_tp8();
   s.precision = Precision::fp8;
   s.framework.keeps_quantized_gemm_inputs = false;
   const double sixteen_bit = memory_per_device(s).activations_gib;

@@ -64,6 +64,24 @@ class Headless : public ::testing::Test {
     return all;
   }
 
+  // The editor alone, logged as frames() logs the page. Logging opens tree nodes but not
+  // collapsing headers: `open` names the sections to open as a click would.
+  std::string editor_text(std::initializer_list<const char*> open = {}) {
+    ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1600, 12000));
+    ImGui::Begin("editor");
+    for (const char* header : open) ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
+    logged().clear();
+    ImGui::LogToClipboard(64);
+    panel_editor(state);
+    ImGui::LogFinish();
+    ImGui::End();
+    ImGui::Render();
+    return logged();
+  }
+
   void expect_finite_text(const std::string& drawn, const std::string& what) {
     static const std::regex bad(R"((^|[^A-Za-z])(nan|inf|infinity)([^A-Za-z]|$))", std::regex::icase);
     std::smatch m;
@@ -247,22 +265,7 @@ TEST_F(Headless, EditorShowsStorageServicesAndIncidents) {
   ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-8b&i=p5.48xlarge&n=2&tt=1e11&o.storage.checkpoints_service=fsx_lustre"
                                 "&o.storage.fsx_tier=scratch_2&in=2&in.0.kind=oom&in.0.hours=4&in.1.kind=lost_day"));
   frames(1);
-  // The editor alone, logged as frames() logs the page.
-  ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
-  ImGui::NewFrame();
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(ImVec2(1600, 12000));
-  ImGui::Begin("editor");
-  // Logging opens tree nodes but not collapsing headers: open the two sections as a click would.
-  for (const char* header : {"Overheads", "Incidents", "Campaign and deadline"})
-    ImGui::GetStateStorage()->SetInt(ImGui::GetID(header), 1);
-  logged().clear();
-  ImGui::LogToClipboard(64);
-  panel_editor(state);
-  ImGui::LogFinish();
-  ImGui::End();
-  ImGui::Render();
-  const std::string drawn = logged();
+  const std::string drawn = editor_text({"Overheads", "Incidents", "Campaign and deadline"});
   for (const char* text : {"checkpoints_service", "fsx_lustre", "scratch_2", "dataset_service", "copy_to_region",
                            "add incident", "remove incident", "oom", "hours", "lost_day", "days",
                            // the overhead and campaign rows take unit and range from the schema table
@@ -279,18 +282,7 @@ TEST_F(Headless, EditorOffersRecomputedLayersWithFullRecompute) {
   ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-70b&i=p5.48xlarge&n=8&tt=1e11&rc=full&rl=20"));
   frames(1);
   ASSERT_TRUE(state.current.ok) << state.current.error_field;
-  ImGui::GetIO().DisplaySize = ImVec2(1600, 12000);
-  ImGui::NewFrame();
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(ImVec2(1600, 12000));
-  ImGui::Begin("editor");
-  logged().clear();
-  ImGui::LogToClipboard(64);
-  panel_editor(state);
-  ImGui::LogFinish();
-  ImGui::End();
-  ImGui::Render();
-  const std::string drawn = logged();
+  const std::string drawn = editor_text();
   EXPECT_NE(drawn.find("recomputed layers"), std::string::npos);
   EXPECT_NE(drawn.find("of 20 layers a stage"), std::string::npos) << drawn.substr(0, 2000);
   EXPECT_EQ(state.doc["recompute_layers"], 20);

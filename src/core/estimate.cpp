@@ -1,6 +1,7 @@
 #include "core/estimate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/collectives.hpp"
@@ -404,6 +405,12 @@ LayerTimes one_layer_times(const Ctx& x) {
 }
 
 double blend(double a, double share_b, double b) { return (1 - share_b) * a + share_b * b; }
+template <std::size_t N>
+std::array<double, N> blend(const std::array<double, N>& a, double share_b, const std::array<double, N>& b) {
+  std::array<double, N> r{};
+  for (std::size_t i = 0; i < N; ++i) r[i] = blend(a[i], share_b, b[i]);
+  return r;
+}
 LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
   static_assert(sizeof(LayerTimes) == 11 * sizeof(double), "blend every field of LayerTimes");
   LayerTimes r;
@@ -769,6 +776,13 @@ Memory memory_per_device(const Scenario& s) {
   const double experts = stage_expert_params(x), trainable_experts = trainable_expert_params(x);
 
   double worst = -1;
+  // A layer's activation bytes for each recompute choice, averaged over the model's kinds of layer
+  // once: the same on every stage.
+  const auto bytes_by_recompute = mean_over_layer_kinds(x, [](const Ctx& c) {
+    return std::array<double, 3>{layer_activation_bytes(c, Recompute::none),
+                                 layer_activation_bytes(c, Recompute::selective),
+                                 layer_activation_bytes(c, Recompute::full)};
+  });
   for (int stage = 0; stage < (pl.pp > 1 ? 2 : 1); ++stage) {
     const bool first = stage == 0, last = pl.pp == 1 || stage == 1;
     const double p_dev = stage_params(x, first, last);
@@ -787,9 +801,7 @@ Memory memory_per_device(const Scenario& s) {
       in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
       if (pl.vpp > 1 && first) in_flight *= 1.0 + (pl.pp - 1.0) / (pl.pp * pl.vpp);
     }
-    auto layer_bytes = [&](Recompute rc) {
-      return mean_over_layer_kinds(x, [rc](const Ctx& c) { return layer_activation_bytes(c, rc); });
-    };
+    auto layer_bytes = [&](Recompute rc) { return bytes_by_recompute[static_cast<std::size_t>(rc)]; };
     // Layers that recompute keep their input only; the others (block recompute of some) keep all.
     const double replayed = recomputed_layers(pl, x.stage_layers);
     const double per_stage = pl.recompute == Recompute::full
