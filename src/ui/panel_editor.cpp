@@ -494,11 +494,11 @@ void plan_fields(AppState& s, const Estimate* e) {
   enum_field(s, "recompute", "recompute");
   help_marker(field_help(io::scenario_field("recompute")));
   const std::string rc = doc_string(s, "recompute", "auto");
-  if (rc == "full" || rc == "auto") {
+  if (rc == "full") {
     const io::Json* v = doc_get(s.doc, "recompute_layers");
     int layers = v && v->is_number_integer() ? v->get<int>() : 0;
     ImGui::SetNextItemWidth(field_width() + ImGui::GetFrameHeight() + ImGui::GetFontSize() * 3);
-    if (ImGui::InputInt("recomputed layers", &layers)) {
+    if (ImGui::InputInt("recomputed layers (0: all)", &layers)) {
       if (layers > 0) doc_set(s.doc, "recompute_layers", layers);
       else doc_erase(s.doc, "recompute_layers");
     }
@@ -578,7 +578,6 @@ void training_fields(AppState& s, const Outcome* o, float label_w) {
   const io::Json* mw = doc_get(s.doc, "master_weights");
   bool master = !mw || !mw->is_boolean() || mw->get<bool>();
   if (ImGui::Checkbox("FP32 master weights", &master)) doc_set(s.doc, "master_weights", master);
-  ImGui::SameLine();
   const io::Json* fl = doc_get(s.doc, "fp32_loss_logits");
   bool upcast = !fl || !fl->is_boolean() || fl->get<bool>();
   if (ImGui::Checkbox("FP32 loss logits", &upcast)) doc_set(s.doc, "fp32_loss_logits", upcast);
