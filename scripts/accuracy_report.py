@@ -518,6 +518,19 @@ def main():
           "about 8 points further over, to +22..+28%, and leave-one-source-out to 17.5% (SimuMax left out to 22%, through the "
           "BF16 rows above): the measured runs do not show the saving, so GPT-OSS's attention is timed over "
           "the whole sequence, an upper bound (2026-12-02).",
+          "- Link constants are no longer called fitted: the calibration never fitted them. Neuron's per-hop "
+          "latency is the runtime documentation's (1-2 us inside an instance, 1.5 taken, was 5; 15 us between "
+          "instances, as before; tests/data/trainium_microbench.csv CC-12, CC-11); every link efficiency and "
+          "NVSwitch latency says it is assumed. Trainium1's fit moved (large GEMMs 0.439 -> 0.426 of peak, "
+          "attention 0.20 -> 0.23): NeuronX Distributed left out went from 9.9% to 11.1%, PyTorch Neuron from "
+          "37.6% to 36.6%, leave-one-source-out from 17.0% to 17.1%, held-out stayed at 11.3% (2026-12-02).",
+          "- Examined and not adopted: torchtitan's async tensor parallelism as a TP-collective overlap at "
+          "Megatron's fitted share (0.55, the same decomposition of a collective into chunks behind GEMMs). "
+          "It predicts the measured async/vanilla ratio of its six pairs within 4% for BF16 and tensorwise FP8 "
+          "(1.13 vs 1.10 and 1.14 vs 1.10 on Llama 3 8B, 1.11 vs 1.09 and 1.14 vs 1.16 on 70B), but not for "
+          "rowwise FP8 (1.14 vs 1.04-1.06), and the asyncTP rows' errors went from a mean 16% to 24%: the "
+          "vanilla Llama 3 8B rows are already 11-12% over, and the asyncTP rows' smaller errors had hidden "
+          "that. Adopted after the 8B bias is found (2026-12-02).",
           "- FP32 jobs on Neuron run their matmuls in BF16 (the compiler's auto-cast; `\"auto_cast\": false` "
           "turns it off): the two FP32 BERT rows moved from -50% to +50%, so the published FP32 figures ran "
           "with less than full auto-cast.",
@@ -536,8 +549,7 @@ def main():
           "(NeMo on Neuron, PyTorch Neuron, torchtitan and Megatron-Bridge are above), in-sample MAE <= 5% "
           "and p90 <= 12%, every accelerator with five rows or more <= 8%. Known and not modelled: torchao's rowwise-scaled FP8 "
           "(measured slower than BF16 on Llama 3 8B, predicted faster: +44% to +52%), torchtitan's async tensor "
-          "parallelism (its asyncTP rows are predicted as the vanilla ones: the FSDP profile overlaps no TP "
-          "collective), Megatron-Bridge 25.11's MoE rows, "
+          "parallelism (above), Megatron-Bridge 25.11's MoE rows, "
           "measured 1.7x slower than 26.06 on the same layout, Megatron's recompute modules (a row's "
           "recompute_modules=[mla_up_proj] or [layernorm, moe_act] is timed as selective recompute of the "
           "attention core), and GPT-OSS, over-predicted by 14-19% on GB200/GB300 for a reason not found. "
