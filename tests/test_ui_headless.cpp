@@ -712,6 +712,27 @@ TEST(DragPreview, TheComparisonFollowsTheHeldSlider) {
   }
 }
 
+// A press may start a drag before any control is active (ImGui activates it while drawing): from
+// the press on, the comparison's and scaling's plan searches wait, so that the drag's first frame
+// runs none; they run once the button is up.
+TEST(DragPreview, APressHoldsTheSearchesBack) {
+  AppState s;
+  init(s, nullptr);
+  io::Json doc = default_scenario();
+  doc["compare_instances"] = {"trn2.48xlarge", "p5.48xlarge"};
+  set_scenario(s, doc, "");
+  update(s, 1e9);  // the scenario itself; its comparison and scaling are queued
+  ASSERT_TRUE(s.current.ok) << s.current.error;
+  ASSERT_TRUE(work_pending(s));
+  s.pointer_held = true;
+  update(s, 1e9);
+  for (const auto& r : s.comparison) EXPECT_FALSE(r.done) << r.instance_id;
+  s.pointer_held = false;
+  update(s, 1e9);
+  EXPECT_FALSE(work_pending(s));
+  for (const auto& r : s.comparison) EXPECT_TRUE(r.done) << r.instance_id;
+}
+
 // The page's comparison is `traincalc compare`: the same rows and the same fastest and cheapest.
 TEST_F(Headless, ComparisonIsTheCommandLinesCompare) {
   int compared = 0;

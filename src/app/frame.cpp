@@ -54,10 +54,11 @@ bool frame(Backend& backend, ui::AppState& state, double budget_ms) {
     apply_scale(ratio);
     backend.fonts_changed();
   }
+  backend.new_frame();  // reads this frame's mouse, which update needs
+  state.pointer_held = ImGui::GetIO().MouseDown[0];
   const auto t0 = Clock::now();
   ui::update(state, budget_ms);
   const auto t1 = Clock::now();
-  backend.new_frame();
   ImGui::NewFrame();
   ui::draw_app(state);
   ImGui::Render();

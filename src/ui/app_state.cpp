@@ -380,10 +380,12 @@ void update(AppState& s, double budget_ms) {
     computed = true;
     s.hash_dirty = s.mirror_dirty = true;
   }
-  // Comparison and scaling wait while a control is held, and a frame that searched a plan
-  // searches no more.
+  // Comparison and scaling wait while a control is held, and from the press that may start a
+  // drag (the control is active only once the frame is drawn): a drag's first frame then runs no
+  // plan search left from the last release. A frame that searched a plan searches no more.
   bool worked = false;
-  while (s.current.ok && !s.preview && !s.interacting && !computed && ms_since(t0) < budget_ms && run_one_job(s)) {
+  while (s.current.ok && !s.preview && !s.interacting && !s.pointer_held && !computed && ms_since(t0) < budget_ms &&
+         run_one_job(s)) {
     worked = true;
     if (budget_ms < 1e6) break;  // one plan search per frame: each takes ~15 ms in WebAssembly
   }

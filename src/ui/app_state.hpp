@@ -128,6 +128,7 @@ struct AppState {
   // plan kept (only data parallelism follows the cluster) and without the baseline's plan: no
   // plan search, so every frame stays short. The full search runs when the control is released.
   bool interacting = false;            // set by draw_app: an item is active
+  bool pointer_held = false;           // set by the frame before update: the primary button is down
   bool preview = false;                // `current` is such an estimate
 
   std::string hash_error;              // a link that could not be read: the last good scenario stays

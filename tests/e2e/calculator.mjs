@@ -75,6 +75,10 @@ const mirror = () => page.evaluate(() => {
   return { summary: document.getElementById('summary').textContent, error: document.getElementById('error').textContent, rows };
 });
 const settled = () => page.waitForFunction(() => document.body.dataset.pending === '0', null, { timeout: 20000 });
+// The page's own state, not its last published mirror: right after a release the mirror still
+// says what it said before the drag (it is not published while a control is held).
+const idle = () => page.waitForFunction(() => !JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).pending,
+                                        null, { timeout: 20000 });
 const rectOf = async (name) => JSON.parse(await page.evaluate((n) => Module.ccall('tc_widget_rect', 'string', ['string'], [n]), name));
 // ImGui 1.86 reads the mouse once a frame: a press and release between two frames is no click.
 async function clickWidget(name, dx = 0.5) {
@@ -238,7 +242,7 @@ async function animationFrameCpuMs(run) {
 }
 
 let dragStats = '';
-await check('slider drag with comparison (3 instances) and scaling visible: p95 frame at most 8 ms of CPU, mean 5 ms', async () => {
+await check('slider drag with comparison (3 instances) and scaling visible: p99 frame at most 8 ms of CPU, mean 5 ms', async () => {
   await page.goto(base + '#v1&m=llama3.1-70b&i=trn2.48xlarge&c=trn2.48xlarge,p5.48xlarge,p4d.24xlarge&n=16&tt=1e12');
   await page.waitForSelector('body[data-ready]', { timeout: 5000 });
   await settled();
@@ -257,6 +261,7 @@ await check('slider drag with comparison (3 instances) and scaling visible: p95 
   }
   await page.mouse.move(x0 + (x1 - x0) * 0.45, y, { steps: 2 });
   await page.mouse.up();
+  await idle();  // the release's plan searches are not the measured drag's frames
   await settled();
   await page.mouse.move(x0 + (x1 - x0) * 0.4, y);
   await page.mouse.down();
@@ -283,13 +288,10 @@ await check('slider drag with comparison (3 instances) and scaling visible: p95 
   assert(cpu.length >= 100, `only ${cpu.length} traced frames during the drag`);
   assert(after !== before, `the drag did not change the cluster (chips ${before} -> ${after})`);
   // Issue 13's goal: the 99th percentile of the drag's frames (the rAF callback: ImGui, the
-  // previews of the scenario and of every compared instance, WebGL calls) at most 8 ms of CPU.
-  // Asserted: the 95th percentile within that (3-4 ms measured) and a mean of at most 5 ms
-  // (1.7-2.8 ms), which a plan search per frame breaks. The 99th percentile, 2.6-10.2 ms over
-  // six runs, is printed against the goal: the first frames of a drag (6-9 ms) and a rare frame
-  // of 10-20 ms keep it from holding every run (docs/performance.md). Wall time
-  // (performance.now()) also counts the time the thread waits while SwiftShader rasterizes on the
-  // same 2 cores: it is printed only.
+  // previews of the scenario and of every compared instance, WebGL calls) at most 8 ms of CPU
+  // (3.3-4.3 ms measured over five runs, 2026-12-02), and a mean of at most 5 ms, which a plan
+  // search per frame breaks. Wall time (performance.now()) also counts the time the thread waits
+  // while SwiftShader rasterizes on the same 2 cores: it is printed only.
   const pct = (values, q) => {
     const sorted = values.slice().sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
@@ -299,8 +301,7 @@ await check('slider drag with comparison (3 instances) and scaling visible: p95 
                `CPU (${cpu.length} traced frames) mean ${cpuMean.toFixed(1)} ms, p95 ${pct(cpu, 0.95).toFixed(1)} ms, ` +
                `p99 ${pct(cpu, 0.99).toFixed(1)} ms, max ${Math.max(...cpu).toFixed(1)} ms`;
   assert((during.scenario.compare_instances || []).length === 3, `compared: ${during.scenario.compare_instances}`);
-  assert(pct(cpu, 0.95) <= 8 && cpuMean <= 5, dragStats);
-  if (pct(cpu, 0.99) > 8) console.log(`WARN p99 goal (8 ms of CPU) missed: ${dragStats}`);
+  assert(pct(cpu, 0.99) <= 8 && cpuMean <= 5, dragStats);
   return dragStats;
 });
 
