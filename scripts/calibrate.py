@@ -4,10 +4,10 @@
 Three constants per accelerator family -- large-GEMM efficiency, per-kernel launch cost and fused
 attention efficiency -- are fitted by coordinate search to minimise the mean absolute error of
 tokens/s per chip over that family's rows. Blackwell parts (b200, gb200) share one fit, since they
-are the same die and have few rows each. Then one to three constants per framework profile (see
-FRAMEWORKS: the kernel efficiency of its stack relative to FSDP's, fixed at 1, and how much
-communication it overlaps) are fitted over the rows that use it, across every accelerator; the two
-fits alternate. Nothing is fitted per row, model or source.
+are the same die and have few rows each. Then the constants of each framework profile (see
+FRAMEWORKS: how much of its tensor-, expert- and data-parallel communication it overlaps, how many
+elementwise and routing kernels it launches) are fitted over the rows that use it, across every
+accelerator; the two fits alternate. Nothing is fitted per row, model or source.
 
 Held-out split: every row whose id hashes to 0 mod 5 (zlib.crc32 of the id, HELD_OUT) is never
 seen by any fit; scripts/accuracy_report.py reports its error as the out-of-sample figure.
@@ -106,7 +106,12 @@ WHY = {"tp_overlap": ". Mechanism: Megatron-Core overlaps tensor-parallel collec
                      "all-to-all with another's compute in the 1F1B steady state "
                      "(--overlap-moe-expert-parallel-comm); recalled, not re-checked",
        "dp_overlap": ". Mechanism: prefetching overlaps one submodule's gather with the previous "
-                     "one's compute (Rajbhandari et al. 2020, ZeRO, Section 5.3)"}
+                     "one's compute (Rajbhandari et al. 2020, ZeRO, Section 5.3)",
+       ("megatron", "dp_overlap"): ". Mechanism: the share of the backward (and, with --overlap-param-gather, "
+                                   "the forward) during which Megatron-Core's bucketed gradient reduce-scatter "
+                                   "and parameter all-gather run hidden (--overlap-grad-reduce; Li et al. 2020 "
+                                   "for the bucketing scheme); NCCL's kernels share the SMs and the links with "
+                                   "the compute they overlap"}
 
 # An accelerator group without rows (leave-one-source-out) takes the fit of its closest relative
 # with rows (the same vendor's previous or next generation), else the mean of the fitted groups.
@@ -117,7 +122,7 @@ RELATIVES = {"blackwell": "h100-sxm", "h100-sxm": "blackwell", "a100-40gb": "a10
 # tensor-, expert- and data-parallel communication it overlaps, and how many elementwise kernels it
 # launches per layer (fusion). No profile scales GEMM speed. Each entry: key, bounds, and the value
 # a profile takes when it has no rows left to fit on.
-FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0.95, 0.0),
+FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0.95, 0.0), ("dp_overlap", 0.0, 0.95, 0.9),
                            ("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
               "megatron-lm": [("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
               "megatron-2021": [("elementwise_kernels_per_layer", 2, 40, 10)],
@@ -296,7 +301,7 @@ def main():
                     fw["sources"].append(note)
                 note["cite"] = (f"scripts/calibrate.py on the {r['rows']} published runs using {fw['id']} in "
                                 f"tests/data/published_runs.csv (MAE {100 * r['mae']:.1f}%)"
-                                + "; see docs/accuracy.md" + WHY.get(key, ""))
+                                + "; see docs/accuracy.md" + WHY.get((fw["id"], key), WHY.get(key, "")))
                 note["date"] = TODAY
         for name, doc in docs.items():
             with open(os.path.join(ROOT, "presets", name + ".json"), "w") as f:
