@@ -99,8 +99,9 @@ double measurement(PublishedRun& r, const char* key) {
 // presets/accuracy/software.json: the stack a row names -> framework profile and its defaults.
 const Json& software_table() {
   static const Json doc = [] {
+    // parse_json, not Json::parse(const char*): see uncertainty.cpp's table().
     const char* text = embedded_contents("presets/accuracy/software.json");
-    return text ? Json::parse(text) : Json::object();
+    return text ? parse_json(text, "presets/accuracy/software.json") : Json::object();
   }();
   return doc;
 }
