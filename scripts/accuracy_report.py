@@ -332,6 +332,25 @@ TARGETS = {"mae": ("<=", 0.10), "p90": ("<=", 0.24), "heldout_mae": ("<=", 0.13)
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.85))}
 
 
+
+def bounded_constants():
+    """The fitted constants that sit on a bound of their range (scripts/calibrate.py PARAMS and
+    FRAMEWORKS): the fit wanted to go further, so something it stands in for is not modelled."""
+    hits = []
+    accs = json.load(open(os.path.join(ROOT, "presets/accelerators.json")))["accelerators"]
+    for group, members in calibrate.GROUPS.items():
+        cal = next((a["calibration"] for a in accs if a["id"] == members[0]), None)
+        for key, lo, hi in calibrate.PARAMS if cal else []:
+            if key in cal and min(abs(cal[key] - lo), abs(cal[key] - hi)) <= 1e-3 * hi:
+                hits.append(f"{group} `{key}` = {cal[key]:g} (range {lo:g}-{hi:g})")
+    fws = json.load(open(os.path.join(ROOT, "presets/frameworks.json")))["frameworks"]
+    for fw in fws:
+        for key, lo, hi, _ in calibrate.FRAMEWORKS.get(fw["id"], []):
+            if key in fw and min(abs(fw[key] - lo), abs(fw[key] - hi)) <= 1e-3 * hi:
+                hits.append(f"{fw['id']} `{key}` = {fw[key]:g} (range {lo:g}-{hi:g})")
+    return ["", "Fitted constants on a bound of their range (the fit would go further: what each stands in "
+            "for is partly something not modelled): " + ("; ".join(hits) if hits else "none") + "."]
+
 def figures(cli, all_rows, lo=None, residual=None):
     fitted = [r for r in all_rows if counted(r) and not calibrate.held_out(r["id"])]
     held = [r for r in all_rows if counted(r) and calibrate.held_out(r["id"])]
@@ -593,6 +612,7 @@ def main():
           "Tried and not kept: expert-parallel overlap without a pipeline (Megatron-Bridge 25.09 on; it "
           "moved leave-one-source-out from 16.4% to 17.6%), a separate calibration for Blackwell Ultra "
           "(no out-of-sample gain)."]
+    L += bounded_constants()
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
           "expect: a source's offset (each family's mean out-of-sample error, shrunk towards its platform's mean by how "
