@@ -116,6 +116,26 @@ double breakdown_of(const Estimate& e, const std::string& name) {
   return -1;
 }
 
+// Tensor-parallel overlap hides collectives over a node's own links only: the same overlap share
+// shortens a tp 8 group's collectives on an 8-GPU node and leaves a tp 16 group's, which crosses
+// the network, as they are.
+TEST(Estimate, TensorParallelOverlapStaysInsideANode) {
+  for (const int tp : {8, 16}) {
+    Scenario s = gpt3_one_sample_on_tp8();
+    s.nodes = 2;
+    s.plan.tp = tp;
+    s.plan.dp = 16 / tp;
+    s.global_batch = s.plan.dp;
+    ASSERT_FALSE(check_plan(s)) << tp;
+    const double exposed = breakdown_of(estimate(s), "tp_comm");
+    s.framework.tp_overlap = 0.5;
+    const double overlapped = breakdown_of(estimate(s), "tp_comm");
+    ASSERT_GT(exposed, 0) << tp;
+    if (tp == 8) EXPECT_NEAR(overlapped, exposed / 2, 1e-12 * exposed);
+    else EXPECT_EQ(overlapped, exposed);
+  }
+}
+
 // A chip capped at 27/64 of its power runs at cbrt(27/64) = 3/4 of its clock: a large GEMM takes
 // 4/3 as long (its fixed per-call cost does not scale), energy is billed at the cap, and a cap at
 // or above the chip's power changes nothing.

@@ -240,9 +240,13 @@ TEST(Explain, ComparisonExportsArePlainDecimalsWithThePrice) {
   // AWS Capacity Blocks pricing page: trn2.48xlarge $35.7608/h in us-east-2 (presets/instances.json).
   EXPECT_EQ(t.rows[0][col("usd_per_hour")], "35.7608");
   EXPECT_EQ(t.rows[0][col("pricing")], "Capacity Block");
-  // Text keeps the reader's units.
+  // Text keeps the reader's units, and money reads as on the page.
   const tc::io::Table text = tc::io::compare_table(rows, tc::io::TableStyle::human);
   EXPECT_NE(text.rows[0][7].find("days"), std::string::npos) << text.rows[0][7];
+  EXPECT_EQ(text.header[8], "bill");
+  EXPECT_EQ(text.rows[0][8], tc::format_usd(rows[0].result.cost->result.bill.total_usd));
+  EXPECT_EQ(text.rows[0][8].front(), '$');
+  EXPECT_EQ(text.rows[0][15], "$35.76/h");
 }
 
 }  // namespace

@@ -362,7 +362,11 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   // (Korthikanti et al. 2022). tp ranks are adjacent (stride 1).
   if (pl.tp > 1) {
     const double bytes = T * h * x.act_bytes;
-    const double one = x.group_all_reduce_s(bytes, pl.tp, 1) * (1.0 - x.sc.framework.tp_overlap);
+    // The overlap splits each collective into peer-to-peer chunks behind the GEMM over the node's
+    // shared memory (Transformer Engine's userbuffers, CUDA IPC handles): a tp group that spans
+    // nodes runs its collectives unhidden.
+    const double hidden = pl.tp <= x.devices_per_node ? x.sc.framework.tp_overlap : 0.0;
+    const double one = x.group_all_reduce_s(bytes, pl.tp, 1) * (1.0 - hidden);
     r.tp_fwd = 2 * one;
     r.tp_bwd = 2 * one;
   }

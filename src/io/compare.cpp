@@ -111,7 +111,7 @@ void mark_fastest_and_cheapest(std::vector<CompareRow>& rows) {
 namespace {
 // The tiers a row is billed at (tier id and its plain words, region, price date, $/h; "a + b" for
 // a mix) and its warnings, in plain words (the table is for people; compare_json keeps the paths).
-void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
+void add_price_cells(std::vector<std::string>& row, const CompareRow& r, bool human) {
   const CostResult& c = r.result.cost->result;
   std::string tier, pricing, region, rate, date, warnings;
   auto add = [](std::string& cell, const std::string& v) {
@@ -122,7 +122,7 @@ void add_price_cells(std::vector<std::string>& row, const CompareRow& r) {
     add(tier, t.billed_tier);
     add(pricing, plain_label("instance." + t.billed_tier));
     add(region, t.region);
-    add(rate, format_fixed(t.usd_per_hour, 4));
+    add(rate, human ? format_usd(t.usd_per_hour) + "/h" : format_fixed(t.usd_per_hour, 4));
     add(date, t.date);
   }
   for (const auto& w : plain_warnings(r.result)) warnings += (warnings.empty() ? "" : " | ") + w;
@@ -143,8 +143,9 @@ Table compare_table(const std::vector<CompareRow>& rows, TableStyle style) {
   const bool human = style == TableStyle::human;
   Table t;
   t.header = {"instance", "nodes", "chips", "plan", human ? "step_time" : "step_time_s", "tokens_per_s_per_chip",
-              "mfu_pct", human ? "wall_time" : "wall_time_days", "total_usd", "usd_per_million_tokens", "fits", "note",
-              "tier", "pricing", "region", "usd_per_hour", "price_date", "warnings"};
+              "mfu_pct", human ? "wall_time" : "wall_time_days", human ? "bill" : "total_usd",
+              human ? "per_1M_tokens" : "usd_per_million_tokens", "fits", "note", "tier", "pricing", "region",
+              human ? "price" : "usd_per_hour", "price_date", "warnings"};
   for (const auto& r : rows) {
     if (!r.problem.empty()) {
       std::vector<std::string> row(t.header.size());
@@ -156,17 +157,18 @@ Table compare_table(const std::vector<CompareRow>& rows, TableStyle style) {
     const Estimate& e = r.result.est;
     const CostResult& c = r.result.cost->result;
     const Bill& b = c.bill;
-    // Text is read: durations in their unit ("4.0 days"). CSV and Markdown are computed with:
-    // plain decimals in the unit the header names.
+    // Text is read: durations in their unit ("4.0 days") and money as the page writes it ("$4.96 M").
+    // CSV and Markdown are computed with: plain decimals in the unit the header names.
+    auto usd = [&](double v, int decimals) { return human ? format_usd(v) : format_fixed(v, decimals); };
     t.rows.push_back({r.instance_id, std::to_string(r.job.spec.scenario.nodes), std::to_string(e.chips),
                       plan_text(e.plan),
                       human ? format_duration(e.step_time_s) : format_fixed(e.step_time_s, 4),
                       format_fixed(e.tokens_per_s_per_chip, 0), format_fixed(100 * e.mfu, 1),
                       human ? format_duration(c.wall.total_s) : format_fixed(c.wall.total_s / 86400, 3),
-                      b.priced ? format_fixed(b.total_usd, human ? 0 : 2) : "-",
-                      b.priced && b.tokens > 0 ? format_fixed(b.usd_per_million_tokens, 3) : "-",
+                      b.priced ? usd(b.total_usd, 2) : "-",
+                      b.priced && b.tokens > 0 ? usd(b.usd_per_million_tokens, 3) : "-",
                       e.memory.fits ? "yes" : "no", note_of(r)});
-    add_price_cells(t.rows.back(), r);
+    add_price_cells(t.rows.back(), r, human);
   }
   return t;
 }

@@ -237,7 +237,8 @@ const TermModel kTermModels[] = {
     {"recompute", "full: the layer's forward again; selective: the attention core (Korthikanti et al. 2022)",
      "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
-                "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap", ""},
+                "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
+                "(none when the tp group spans nodes)", ""},
     {"cp_comm", "the K/V ring exposed beyond the attention kernel (Liu et al. 2023)", ""},
     {"ep_comm", "dispatch and combine all-to-alls, forward and backward (Lepikhin et al. 2021), minus the "
                 "framework's overlap", ""},
