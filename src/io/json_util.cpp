@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "io/embedded.hpp"
+
 namespace tc::io {
 
 namespace {
@@ -226,6 +228,11 @@ Json parse_json(const std::string& text, const std::string& label) {
   CheckedBuilder builder(root, label);
   Json::sax_parse(text, &builder, nlohmann::detail::input_format_t::json, true, true);
   return root;
+}
+
+Json parse_embedded(const std::string& path) {
+  const char* text = embedded_contents(path);
+  return text ? parse_json(text, path) : Json::object();
 }
 
 std::string format_number(double v) {

@@ -4,19 +4,13 @@
 #include <string_view>
 
 #include "core/estimate.hpp"
-#include "io/embedded.hpp"
 
 namespace tc::io {
 
 namespace {
 
 const Json& table() {
-  static const Json doc = [] {
-    // parse_json, not Json::parse(const char*): a second input type links a second copy of
-    // nlohmann's parser into the page (5.5 KB gzipped, with validation.cpp's table).
-    const char* text = embedded_contents("presets/accuracy/uncertainty.json");
-    return text ? parse_json(text, "presets/accuracy/uncertainty.json") : Json::object();
-  }();
+  static const Json doc = parse_embedded("presets/accuracy/uncertainty.json");
   return doc;
 }
 

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "io/embedded.hpp"
 #include "io/job.hpp"
 #include "io/uncertainty.hpp"
 
@@ -98,11 +97,7 @@ double measurement(PublishedRun& r, const char* key) {
 
 // presets/accuracy/software.json: the stack a row names -> framework profile and its defaults.
 const Json& software_table() {
-  static const Json doc = [] {
-    // parse_json, not Json::parse(const char*): see uncertainty.cpp's table().
-    const char* text = embedded_contents("presets/accuracy/software.json");
-    return text ? parse_json(text, "presets/accuracy/software.json") : Json::object();
-  }();
+  static const Json doc = parse_embedded("presets/accuracy/software.json");
   return doc;
 }
 
