@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Fit the accelerator calibration constants on published runs (tests/data/published_runs.csv).
 
-Three constants per accelerator family -- large-GEMM efficiency, per-kernel launch cost and fused
-attention efficiency -- are fitted by coordinate search to minimise the mean absolute error of
-tokens/s per chip over that family's rows. Blackwell parts (b200, gb200) share one fit, since they
-are the same die and have few rows each. Then the constants of each framework profile (see
+The constants of each accelerator group (PARAMS: large-GEMM efficiency in BF16 and FP8, per-kernel
+cost, fused attention efficiency of the two kernel classes) are fitted by coordinate search to
+minimise the error of tokens/s per chip over that group's rows, each source family one vote (the
+mean of the families' mean absolute errors: the largest source does not set the fit a new source
+gets). Blackwell parts (b200, gb200, b300, gb300) share one fit, since they are one architecture
+and have few rows each. Then the constants of each framework profile (see
 FRAMEWORKS: how much of its tensor-, expert- and data-parallel communication it overlaps, how many
 elementwise and routing kernels it launches) are fitted over the rows that use it, across every
 accelerator; the two fits alternate. Nothing is fitted per row, model or source.
@@ -159,9 +161,14 @@ def subset_csv(csv_path, ids, directory, name):
 
 
 def objective(rows, keep, exclude):
-    errs = [abs(r["error"]) for r in rows
-            if keep(r) and not r["problem"] and not r.get("known_issue") and r["family"] not in exclude and not held_out(r["id"])]
-    return sum(errs) / len(errs) if errs else 0.0, len(errs)
+    """Mean absolute error with one vote per source family: a fit that serves a source it has
+    never seen must not be the fit of its largest source."""
+    fam = {}
+    for r in rows:
+        if keep(r) and not r["problem"] and not r.get("known_issue") and r["family"] not in exclude and not held_out(r["id"]):
+            fam.setdefault(r["family"], []).append(abs(r["error"]))
+    n = sum(len(v) for v in fam.values())
+    return (sum(sum(v) / len(v) for v in fam.values()) / len(fam) if fam else 0.0), n
 
 
 def descend(values, params, score, rounds):
