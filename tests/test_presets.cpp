@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "core/cost.hpp"
 #include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "io/cost_json.hpp"
@@ -823,6 +824,56 @@ TEST(PresetInline, AcceleratorAndFramework) {
   EXPECT_EQ(f.id, "fsdp");
   EXPECT_DOUBLE_EQ(f.dp_overlap, 0.5);
   EXPECT_DOUBLE_EQ(f.grad_bytes, 4);
+}
+
+// A stack runs on the platforms its preset names: Megatron on GPUs, the Neuron stacks on Trainium,
+// PyTorch FSDP on both. A scenario that puts one on the other platform is refused naming the
+// field and the stacks that do run there; a comparison row on the other platform takes that
+// platform's default with a warning; every accelerator's default runs on it.
+TEST(PresetFramework, RunsOnItsPlatformOnly) {
+  const PresetLibrary& lib = builtin();
+  for (const auto& f : lib.frameworks) EXPECT_TRUE(f.runs_on_gpu || f.runs_on_neuron) << f.id;
+  EXPECT_TRUE(lib.framework("megatron")->runs_on_gpu);
+  EXPECT_FALSE(lib.framework("megatron")->runs_on_neuron);
+  EXPECT_FALSE(lib.framework("neuronx-distributed")->runs_on_gpu);
+  EXPECT_TRUE(lib.framework("fsdp")->runs_on_gpu && lib.framework("fsdp")->runs_on_neuron);
+  Json doc = {{"model", "llama3.1-8b"}, {"instance", "trn2.48xlarge"}, {"nodes", 1}, {"framework", "megatron"}};
+  const std::string e = error_of([&] { tc::io::parse_scenario(doc, lib, "t"); });
+  EXPECT_EQ(e.rfind("framework: megatron runs on NVIDIA GPUs, not on trainium2 (there: ", 0), 0u) << e;
+  EXPECT_TRUE(contains(e, "neuronx-distributed")) << e;
+  EXPECT_FALSE(contains(e, "megatron-lm")) << e;
+  doc["instance"] = "p5.48xlarge";
+  doc["framework"] = "neuronx-distributed";
+  EXPECT_TRUE(contains(error_of([&] { tc::io::parse_scenario(doc, lib, "t"); }), "runs on Neuron devices"));
+  // The same job on the other platform, as a comparison row: that platform's default, said.
+  doc["framework"] = "megatron";
+  const tc::io::ScenarioSpec gpu = tc::io::parse_scenario(doc, lib, "t");
+  const tc::io::ScenarioSpec trn = tc::io::with_instance(gpu, lib, "trn2.48xlarge");
+  EXPECT_EQ(trn.scenario.framework.id, "neuronx-distributed");
+  EXPECT_EQ(trn.framework_warning.rfind("framework: megatron runs on NVIDIA GPUs, not on trainium2", 0), 0u);
+  EXPECT_EQ(tc::io::with_instance(gpu, lib, "p4d.24xlarge").scenario.framework.id, "megatron");
+  EXPECT_TRUE(tc::io::with_instance(gpu, lib, "p4d.24xlarge").framework_warning.empty());
+  // Without a chosen framework each platform takes a default that runs on it.
+  doc.erase("framework");
+  for (const auto& in : lib.instances) {
+    const tc::Accelerator* a = lib.accelerator(in.accelerator_id);
+    if (!a) continue;
+    const auto spec = tc::io::with_instance(tc::io::parse_scenario(doc, lib, "t"), lib, in.id);
+    EXPECT_TRUE(tc::runs_on(spec.scenario.framework, *a)) << in.id;
+  }
+}
+
+TEST(PresetFramework, RunsOnIsChecked) {
+  auto with_runs_on = [](Json v) {
+    Json fw = builtin_json("presets/frameworks.json");
+    fw["frameworks"][0]["runs_on"] = v;
+    return merge_error("f.json", fw);
+  };
+  EXPECT_EQ(with_runs_on(Json::array({"gpu", "tpu"})),
+            "f.json: frameworks[0].runs_on[1]: 'tpu' is not allowed; one of: gpu, neuron");
+  EXPECT_EQ(with_runs_on(Json::array()), "f.json: frameworks[0].runs_on: names no platform; give gpu, neuron or both");
+  EXPECT_TRUE(contains(with_runs_on("gpu"), "frameworks[0].runs_on"));
+  EXPECT_TRUE(contains(with_runs_on(Json::array({7})), "frameworks[0].runs_on[0]"));
 }
 
 // --- json_util -----------------------------------------------------------------------------

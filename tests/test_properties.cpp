@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cost.hpp"
 #include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "io/cost_json.hpp"
@@ -184,7 +185,10 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
     if (tc::peak_tflops(acc, precision_of(p)) > 0) precisions.push_back(p);
   d["precision"] = g.pick(precisions);
 
-  const tc::FrameworkProfile& fw = g.pick(lib().frameworks);
+  std::vector<tc::FrameworkProfile> stacks;  // those that run on the instance's chips
+  for (const auto& f : lib().frameworks)
+    if (tc::runs_on(f, acc)) stacks.push_back(f);
+  const tc::FrameworkProfile& fw = g.pick(stacks);
   d["framework"] = fw.id;
 
   const int tokens = tc::tokens_per_sample(m);

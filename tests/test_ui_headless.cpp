@@ -764,6 +764,31 @@ TEST_F(Headless, ComparisonIsTheCommandLinesCompare) {
   EXPECT_GT(compared, 8);
 }
 
+// Picking an instance on the other platform (in the page or through its HTML control) never lands
+// on an error: a framework that does not run there gives way to the platform's default, and the
+// framework picker offers only the stacks that run on the instance's chips.
+TEST(InstancePick, AFrameworkOfTheOtherPlatformGivesWay) {
+  AppState s;
+  init(s, nullptr);
+  set_scenario(s, {{"model", "llama3.1-8b"}, {"instance", "p5.48xlarge"}, {"nodes", 2}, {"framework", "megatron"}}, "");
+  update(s, 1e9);
+  ASSERT_TRUE(s.current.ok) << s.current.error;
+  set_instance(s, "trn2.48xlarge");
+  EXPECT_EQ(doc_get(s.doc, "framework"), nullptr);
+  update(s, 1e9);
+  ASSERT_TRUE(s.current.ok) << s.current.error;
+  EXPECT_EQ(s.current.job.spec.scenario.framework.id, "neuronx-distributed");
+  doc_set(s.doc, "framework", "fsdp");  // runs on both: kept
+  ASSERT_TRUE(set_mirror_input(s, "instance", "p4d.24xlarge"));
+  ASSERT_NE(doc_get(s.doc, "framework"), nullptr);
+  EXPECT_EQ(*doc_get(s.doc, "framework"), "fsdp");
+  const auto on_trn = frameworks_for(s, "trn2.48xlarge");
+  EXPECT_EQ(std::count(on_trn.begin(), on_trn.end(), "megatron"), 0);
+  EXPECT_EQ(std::count(on_trn.begin(), on_trn.end(), "fsdp"), 1);
+  const auto on_gpu = frameworks_for(s, "p5.48xlarge");
+  EXPECT_EQ(std::count(on_gpu.begin(), on_gpu.end(), "neuronx-distributed"), 0);
+}
+
 // A fair comparison (issue 12): the scenario's own instance is always a row, rows keep chips or
 // nodes equal as asked, and a one-off port is billed only on the rows of its software stack.
 TEST(Compare, OwnRowEqualSizesAndPortingWhereItBelongs) {

@@ -18,10 +18,13 @@ const char* kHeader =
     "sequence_parallel,zero,micro_batch,global_batch,recompute,measured_tokens_per_s_per_chip,"
     "measured_step_time_s,software,origin,notes\n";
 
-// A Llama 3 8B row on 8 H100s; fields can be replaced by name.
+// A Llama 3 8B row on 8 H100s (or on 8 Trainium1 chips, 16 NeuronCores); fields can be replaced
+// by name.
 std::string row(const std::string& software = "Megatron-Bridge", const std::string& micro_batch = "1",
-                const std::string& recompute = "", const std::string& measured = "9000") {
-  return "R1,test source,Llama3-8B,32,4096,14336,32,8,8192,128256,,,h100-sxm,8,8,1,,bf16,1,1,8,1,1,1,"
+                const std::string& recompute = "", const std::string& measured = "9000",
+                bool trainium = false) {
+  const std::string chips = trainium ? "trainium1,8,8,2,,bf16,1,1,16" : "h100-sxm,8,8,1,,bf16,1,1,8";
+  return "R1,test source,Llama3-8B,32,4096,14336,32,8,8192,128256,,," + chips + ",1,1,1,"
          "no,1," + micro_batch + ",128," + recompute + "," + measured + ",," + software + ",published,\n";
 }
 
@@ -48,8 +51,15 @@ TEST(Validation, UnknownOrEmptySoftwareTakesTheDefaultAndSaysSo) {
   EXPECT_TRUE(has_note(empty, "software: empty")) << empty.notes.size();
 }
 
+// A row whose software runs only on the other platform is a problem row that says so.
+TEST(Validation, SoftwareOfTheOtherPlatformIsAProblemNamingTheField) {
+  const RunCheck c = check_run(read_published_runs(std::string(kHeader) + row("NeuronX Distributed"))[0], lib());
+  EXPECT_EQ(c.problem.rfind("framework: neuronx-distributed runs on Neuron devices (Trainium, Inferentia), not on h100-sxm", 0), 0u)
+      << c.problem;
+}
+
 TEST(Validation, EmptyMicroBatchIsSearchedAndEmptyRecomputeIsTheStacksDefault) {
-  const auto runs = read_published_runs(std::string(kHeader) + row("NeuronX Distributed", "", ""));
+  const auto runs = read_published_runs(std::string(kHeader) + row("NeuronX Distributed", "", "", "900", true));
   const Json doc = scenario_for_run(runs[0], lib());
   EXPECT_EQ(doc["micro_batch"], "auto");
   // NxD's default is selective recompute, not "none".

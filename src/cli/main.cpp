@@ -259,10 +259,12 @@ int cmd_list(const Args& a) {
       t.rows.push_back({x.id, x.name, tc::to_string(x.kind), std::to_string(x.layers),
                         std::to_string(x.hidden)});
   } else if (what == "frameworks") {
-    t.header = {"id", "name"};
+    t.header = {"id", "name", "runs_on"};
     for (const auto& x : lib.frameworks) {
       const tc::io::FrameworkInfo* info = lib.framework_info(x.id);
-      t.rows.push_back({x.id, info ? info->name : ""});
+      t.rows.push_back({x.id, info ? info->name : "",
+                        std::string(x.runs_on_gpu ? "gpu" : "") + (x.runs_on_gpu && x.runs_on_neuron ? " " : "") +
+                            (x.runs_on_neuron ? "neuron" : "")});
     }
   } else if (what == "fields") {
     t = fields_table();

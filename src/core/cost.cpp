@@ -270,6 +270,10 @@ bool is_neuron(const Accelerator& acc) {
   return acc.id.rfind("trainium", 0) == 0 || acc.id.rfind("inferentia", 0) == 0;
 }
 
+bool runs_on(const FrameworkProfile& fw, const Accelerator& acc) {
+  return is_neuron(acc) ? fw.runs_on_neuron : fw.runs_on_gpu;
+}
+
 CompileDefaults compile_defaults(const Accelerator& acc) {
   if (is_neuron(acc))
     // Neuron compiles the whole graph ahead of time: field reports of 374-380 s for the first

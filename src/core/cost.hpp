@@ -252,6 +252,7 @@ struct CompileDefaults {
 CompileDefaults compile_defaults(const Accelerator& acc);
 // Trainium and Inferentia run the Neuron stack; everything else here runs CUDA.
 bool is_neuron(const Accelerator& acc);
+bool runs_on(const FrameworkProfile& fw, const Accelerator& acc);
 
 // ---------------------------------------------------------------------------------------------
 // What the cost model needs from the performance model.

@@ -210,6 +210,9 @@ struct FrameworkProfile {
   enum class Selective { attention, every_other_matmul } selective = Selective::attention;
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
   int max_zero = 3;               // highest ZeRO stage the framework implements
+  // Where the stack runs: Megatron and DeepSpeed build on CUDA libraries, the Neuron stacks on the
+  // Neuron SDK; a scenario that puts a stack on the other platform is refused (io/scenario).
+  bool runs_on_gpu = true, runs_on_neuron = true;
 };
 
 struct Scenario {

@@ -87,7 +87,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
                                                       "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "selective_recompute", "zero3_gathers_per_layer", "max_zero",
-                                                      "ep_overlap", "dp_all_nics", "sources"};
+                                                      "ep_overlap", "dp_all_nics", "runs_on", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
 
@@ -627,6 +627,21 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
 
 // --- frameworks ----------------------------------------------------------------------------
 
+// Where a stack runs ("gpu", "neuron"); both when the entry does not say.
+void read_platforms(const Json& j, const std::string& path, FrameworkProfile& fw) {
+  if (!has_key(j, "runs_on")) return;
+  const std::string at = path_key(path, "runs_on");
+  const Json& list = get_array(j, "runs_on", path, 2);
+  fw.runs_on_gpu = fw.runs_on_neuron = false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string v = to_string_value(list[i], path_index(at, i));
+    if (v != "gpu" && v != "neuron")
+      throw InputError(path_index(at, i), "'" + shown_text(v, 40) + "' is not allowed; one of: gpu, neuron");
+    (v == "gpu" ? fw.runs_on_gpu : fw.runs_on_neuron) = true;
+  }
+  if (!fw.runs_on_gpu && !fw.runs_on_neuron) throw InputError(at, "names no platform; give gpu, neuron or both");
+}
+
 std::vector<SourceNote> read_framework(const Json& j, const std::string& path, Need need,
                                        bool allow_base, FrameworkProfile& fw, FrameworkInfo& info) {
   check_keys(j, path, allow_base ? with(kFrameworkKeys, {"base"}) : kFrameworkKeys);
@@ -656,6 +671,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);
   fw.ep_overlap = get_number_or(j, "ep_overlap", path, 0, 1, fw.ep_overlap);
   fw.dp_all_nics = get_bool_or(j, "dp_all_nics", path, fw.dp_all_nics);
+  read_platforms(j, path, fw);
   return read_sources(j, path, need, "framework", fw.id);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/cost.hpp"
 #include "core/params.hpp"
 #include "io/hf_config.hpp"
 
@@ -68,10 +69,18 @@ long long default_global_batch(const ModelShape& m) {
 }
 
 const FrameworkProfile* default_framework(const PresetLibrary& lib, const Accelerator& a) {
-  const bool neuron = a.id.rfind("trainium", 0) == 0;
-  if (neuron)
+  if (is_neuron(a))
     if (const auto* f = lib.framework("neuronx-distributed")) return f;
   return lib.framework("megatron");
+}
+
+// "megatron runs on NVIDIA GPUs, not on trainium2 (there: neuronx-distributed, fsdp, ...)".
+std::string platform_mismatch(const PresetLibrary& lib, const FrameworkProfile& fw, const Accelerator& a) {
+  std::string there;
+  for (const auto& f : lib.frameworks)
+    if (runs_on(f, a)) there += (there.empty() ? "" : ", ") + f.id;
+  return fw.id + " runs on " + (is_neuron(a) ? "NVIDIA GPUs" : "Neuron devices (Trainium, Inferentia)") +
+         ", not on " + a.id + " (there: " + there + ")";
 }
 
 void read_model(ScenarioSpec& spec, const Json& doc, const PresetLibrary& lib) {
@@ -144,9 +153,20 @@ void place_cluster(ScenarioSpec& spec) {
                      "the cluster would hold more than 100 million devices");
 }
 
-// What follows the accelerator: the default framework and the master-weights warning.
-void place_hardware(ScenarioSpec& spec, const PresetLibrary& lib) {
+// What follows the accelerator: the default framework and the master-weights warning. A chosen
+// framework that does not run on the accelerator is refused, or, when the job moves to another
+// instance (a comparison row), gives way to that platform's default with a warning.
+enum class OtherPlatform { refuse, use_default };
+void place_hardware(ScenarioSpec& spec, const PresetLibrary& lib, OtherPlatform other) {
   Scenario& s = spec.scenario;
+  spec.framework_warning.clear();
+  if (spec.framework_given && !runs_on(s.framework, s.accelerator)) {
+    const std::string why = platform_mismatch(lib, s.framework, s.accelerator);
+    if (other == OtherPlatform::refuse) throw InputError("framework", why);
+    const auto* f = default_framework(lib, s.accelerator);
+    spec.framework_warning = "framework: " + why + "; estimated with " + (f ? f->id : "the defaults");
+    s.framework = f ? *f : FrameworkProfile{};
+  }
   if (!spec.framework_given) {
     const auto* f = default_framework(lib, s.accelerator);
     s.framework = f ? *f : FrameworkProfile{};
@@ -297,7 +317,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
                                  : lib.require_framework(to_string_value(fj, "framework"), "framework");
     spec.framework_given = true;
   }
-  place_hardware(spec, lib);
+  place_hardware(spec, lib, OtherPlatform::refuse);
   if (has_key(doc, "compare_at")) spec.compare_at = get_enum(doc, "compare_at", "", {"chips", "nodes"});
   if (has_key(doc, "compare_instances")) {
     const Json& arr = get_array(doc, "compare_instances", "", 64);
@@ -333,7 +353,7 @@ ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
   // Data parallelism follows the chip count of the new cluster.
   v.request.dp = kAuto;
   place_cluster(v);
-  place_hardware(v, lib);
+  place_hardware(v, lib, OtherPlatform::use_default);
   return v;
 }
 
@@ -355,6 +375,7 @@ std::vector<std::string> scenario_warnings(const ScenarioSpec& spec) {
   if (!spec.cluster_warning.empty()) w.push_back(spec.cluster_warning);
   w.insert(w.end(), spec.training_warnings.begin(), spec.training_warnings.end());
   if (!spec.rounding_warning.empty()) w.push_back(spec.rounding_warning);
+  if (!spec.framework_warning.empty()) w.push_back(spec.framework_warning);
   return w;
 }
 

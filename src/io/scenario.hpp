@@ -30,6 +30,7 @@ struct ScenarioSpec {
   std::string cluster_warning;
   std::vector<std::string> training_warnings;
   std::string rounding_warning;
+  std::string framework_warning;  // a comparison row on another platform: its default framework
 };
 
 ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std::string& label);
@@ -38,7 +39,8 @@ ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& l
 
 // The same job on another instance: cluster size kept in chips when the file gave chips (whole
 // nodes where the new node size does not divide them), otherwise in nodes; data parallelism and
-// the default framework follow the new cluster.
+// the default framework follow the new cluster, and so does a chosen framework that does not run
+// on the new platform (with a warning).
 ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
                            const std::string& instance_id);
 // The same job on `nodes` whole nodes of its instance; data parallelism follows.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/cost.hpp"
 #include "io/compare.hpp"
 #include "io/embedded.hpp"
 #include "io/hf_config.hpp"
@@ -282,6 +283,23 @@ bool link_is_exact(const AppState& s) {
   if (s.seed_id.empty())
     for (const char* k : {"name", "description", "source"}) doc.erase(k);
   return io::hash_reproduces(doc, current_hash(s), io::Json::object());
+}
+
+std::vector<std::string> frameworks_for(const AppState& s, const std::string& instance) {
+  const Instance* in = s.lib.instance(instance);
+  const Accelerator* a = in ? s.lib.accelerator(in->accelerator_id) : nullptr;
+  std::vector<std::string> ids;
+  for (const auto& f : s.lib.frameworks)
+    if (!a || runs_on(f, *a)) ids.push_back(f.id);
+  return ids;
+}
+
+void set_instance(AppState& s, const std::string& id) {
+  doc_set(s.doc, "instance", id);
+  const io::Json* fw = doc_get(s.doc, "framework");
+  if (!fw || !fw->is_string()) return;
+  const auto ok = frameworks_for(s, id);
+  if (std::find(ok.begin(), ok.end(), fw->get<std::string>()) == ok.end()) doc_erase(s.doc, "framework");
 }
 
 void step_field(AppState& s, const std::string& path, int direction) {

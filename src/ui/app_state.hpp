@@ -175,6 +175,12 @@ bool merge_presets(AppState& s, const std::string& label, const std::string& tex
 // which the scenario's global batch splits over a plan (the nearest divisor or multiple), not the
 // next integer.
 void step_field(AppState& s, const std::string& path, int direction);
+// Picks the instance; a framework chosen earlier that does not run on its platform (Megatron on
+// Trainium, NeuronX Distributed on a GPU) gives way to the platform's default, so the pick never
+// lands on an error.
+void set_instance(AppState& s, const std::string& id);
+// The framework ids that run on the accelerator of `instance` (all when it is unknown).
+std::vector<std::string> frameworks_for(const AppState& s, const std::string& instance);
 
 // The operator's preset files as one set (io::merge_preset_set: the CLI's order), all or nothing.
 bool merge_preset_set(AppState& s, std::vector<io::PresetText> files);

@@ -115,6 +115,8 @@ bool set_mirror_input(AppState& s, const std::string& path, const std::string& t
     const bool whole = end && *end == 0 && !text.empty() && std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15;
     if (path == "nodes") doc_erase(s.doc, "chips");
     doc_set(s.doc, path, whole ? io::Json(static_cast<long long>(v)) : io::Json(text));
+  } else if (path == "instance") {
+    set_instance(s, text);
   } else {
     doc_set(s.doc, path, text);
   }

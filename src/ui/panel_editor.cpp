@@ -382,7 +382,7 @@ void hardware_fields(AppState& s) {
               "page, or Import it. Notes under the results say what the mapping approximates and which "
               "keys it did not use.");
   std::string inst = doc_string(s, "instance", "custom");
-  if (id_picker("instance", inst, instance_items(s), s.view.instance_filter)) doc_set(s.doc, "instance", inst);
+  if (id_picker("instance", inst, instance_items(s), s.view.instance_filter)) set_instance(s, inst);
   remember_rect("instance");
   if (const Instance* ip = s.lib.instance(inst)) sources_tooltip(s, "instance", ip->id);
 }
@@ -565,7 +565,7 @@ void training_fields(AppState& s, const Outcome* o, float label_w) {
   const std::string fw_preview = fw.empty() ? (o ? "default (" + o->job.spec.scenario.framework.id + ")" : "default") : fw;
   if (ImGui::BeginCombo("framework", fw_preview.c_str())) {
     if (ImGui::Selectable("default", fw.empty())) doc_erase(s.doc, "framework");
-    for (const auto& id : s.lib.framework_ids())
+    for (const auto& id : frameworks_for(s, doc_string(s, "instance", "")))
       if (ImGui::Selectable(id.c_str(), fw == id)) doc_set(s.doc, "framework", id);
     ImGui::EndCombo();
   }
