@@ -136,6 +136,22 @@ TEST(Estimate, TensorParallelOverlapStaysInsideANode) {
   }
 }
 
+// An FP8 recipe quantizes the transformer layers, not the output layer (Megatron-Core's output
+// layer is outside Transformer Engine's autocast; torchtitan skips "output"): doubling the
+// vocabulary adds the same GEMM time to an FP8 run as to a BF16 one.
+TEST(Estimate, TheOutputLayerOfAnFp8RecipeRunsInBf16) {
+  auto vocab_gemm_s = [](Precision p) {
+    Scenario s = h100_scenario();
+    s.precision = p;
+    const double before = breakdown_of(estimate(s), "matmul");
+    s.model.vocab *= 2;
+    return breakdown_of(estimate(s), "matmul") - before;
+  };
+  const double bf16 = vocab_gemm_s(Precision::bf16);
+  ASSERT_GT(bf16, 0);
+  EXPECT_NEAR(vocab_gemm_s(Precision::fp8), bf16, 1e-9 * bf16);
+}
+
 // A chip capped at 27/64 of its power runs at cbrt(27/64) = 3/4 of its clock: a large GEMM takes
 // 4/3 as long (its fixed per-call cost does not scale), energy is billed at the cap, and a cap at
 // or above the chip's power changes nothing.

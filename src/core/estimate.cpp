@@ -135,11 +135,14 @@ struct Ctx {
 
   // `count` GEMMs (M x K) . (K x N): the slower of their math at the large-GEMM efficiency, over
   // the units their tiles fill, and their operand traffic. Roofline (Williams et al. 2009).
-  double gemm_work_s(double M, double N, double K, double count = 1) const {
+  // `sixteen_bit`: a GEMM an FP8/FP4 recipe leaves in BF16 (the output layer, below).
+  double gemm_work_s(double M, double N, double K, double count = 1, bool sixteen_bit = false) const {
     if (M <= 0 || N <= 0 || K <= 0) return 0;
-    const double rate = peak_flops * gemm_efficiency * tile_fill(sc.accelerator, M, N, K, count);
+    const bool bf16 = sixteen_bit && low_precision(sc.precision);
+    const double rate = (bf16 ? attention_flops * cal().matmul_efficiency_max : peak_flops * gemm_efficiency) *
+                        tile_fill(sc.accelerator, M, N, K, count);
     const double math = count * 2.0 * M * N * K / rate;
-    const double traffic = count * (M * K + K * N + M * N) * op_bytes / hbm_bytes_per_s;
+    const double traffic = count * (M * K + K * N + M * N) * (bf16 ? act_bytes : op_bytes) / hbm_bytes_per_s;
     return std::max(math, traffic);
   }
   double kernel_s() const { return cal().kernel_overhead_us * 1e-6; }
@@ -150,11 +153,11 @@ struct Ctx {
   struct Pass {
     double fwd = 0, bwd = 0;
   };
-  Pass linear(double M, double N, double K, bool frozen, double count = 1) const {
+  Pass linear(double M, double N, double K, bool frozen, double count = 1, bool sixteen_bit = false) const {
     if (count <= 0 || M <= 0) return {};
-    const double dgrad = gemm_work_s(M, K, N, count) + kernel_s();
-    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count) + kernel_s();
-    return {gemm_work_s(M, N, K, count) + kernel_s(), dgrad + wgrad};
+    const double dgrad = gemm_work_s(M, K, N, count, sixteen_bit) + kernel_s();
+    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, sixteen_bit) + kernel_s();
+    return {gemm_work_s(M, N, K, count, sixteen_bit) + kernel_s(), dgrad + wgrad};
   }
 
   // The node-local stage of a group's collective: through on-chip memory when the group's ranks
@@ -465,8 +468,11 @@ EdgeTimes edge_times(const Ctx& x) {
     return e;
   }
   // Vocabulary-parallel output layer and a cross-entropy reading its logits three times (softmax
-  // statistics, loss, gradient), upcast to FP32 unless a fused kernel reads the 16-bit ones.
-  const auto logits = x.linear(T, m.vocab / t, h, frozen);
+  // statistics, loss, gradient), upcast to FP32 unless a fused kernel reads the 16-bit ones. FP8
+  // and FP4 recipes quantize the transformer layers only: Megatron-Core's output layer is a plain
+  // ColumnParallelLinear outside Transformer Engine's autocast, and torchtitan's float8 conversion
+  // skips the module named "output"; it runs in BF16.
+  const auto logits = x.linear(T, m.vocab / t, h, frozen, 1, true);
   const double loss = 3.0 * T * (m.vocab / t) * loss_logit_bytes(x.sc) / x.hbm_bytes_per_s;
   e.last_fwd = logits.fwd + loss;
   e.last_bwd = logits.bwd + loss;
