@@ -325,10 +325,12 @@ def trainium_section(rows):
 # source it has never seen (75-85%, its errors against the band built without its family), and to
 # the held-out rows of seen sources (at least 75%; wider there, since their offset is in the band).
 # The leave-one-source-out mean carries a point of noise: SimuMax alone has dense BF16 runs on B200,
-# and without it Blackwell's BF16 GEMM speed rests on four mixture-of-experts rows, so its figure
-# swung between 9% and 23% with changes to other families' rows (2026-12-02).
-TARGETS = {"mae": ("<=", 0.10), "p90": ("<=", 0.24), "heldout_mae": ("<=", 0.13),
-           "loso_mean": ("<=", 0.18), "loso_worst": ("<=", 0.40),
+# and without it Blackwell's BF16 GEMM speed rested on four mixture-of-experts rows, so its figure
+# swung between 9% and 23% with changes to other families' rows (2026-12-02); since FP8 rows time
+# their output layer in BF16, they pin that speed too (SimuMax left out 6.8%), and the ceilings
+# came down to today's figures plus a point and a half (leave-one-source-out 15.0%, held-out 10.5%).
+TARGETS = {"mae": ("<=", 0.10), "p90": ("<=", 0.24), "heldout_mae": ("<=", 0.12),
+           "loso_mean": ("<=", 0.165), "loso_worst": ("<=", 0.40),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.85))}
 
 
