@@ -853,6 +853,21 @@ TEST(PresetFramework, RunsOnItsPlatformOnly) {
   EXPECT_EQ(trn.framework_warning.rfind("framework: megatron runs on NVIDIA GPUs, not on trainium2", 0), 0u);
   EXPECT_EQ(tc::io::with_instance(gpu, lib, "p4d.24xlarge").scenario.framework.id, "megatron");
   EXPECT_TRUE(tc::io::with_instance(gpu, lib, "p4d.24xlarge").framework_warning.empty());
+  // Every stack on every instance: an estimate where it runs, else a refusal naming the field.
+  for (const auto& in : lib.instances) {
+    const tc::Accelerator* a = lib.accelerator(in.accelerator_id);
+    if (!a) continue;
+    for (const auto& f : lib.frameworks) {
+      Json d = {{"model", "llama3.1-8b"}, {"instance", in.id}, {"nodes", 1}, {"framework", f.id}};
+      try {
+        tc::io::parse_scenario(d, lib, "t");
+        EXPECT_TRUE(tc::runs_on(f, *a)) << f.id << " on " << in.id;
+      } catch (const InputError& e) {
+        EXPECT_FALSE(tc::runs_on(f, *a)) << f.id << " on " << in.id << ": " << e.what();
+        EXPECT_EQ(e.field(), "framework") << e.what();
+      }
+    }
+  }
   // Without a chosen framework each platform takes a default that runs on it.
   doc.erase("framework");
   for (const auto& in : lib.instances) {
