@@ -653,7 +653,11 @@ def main():
           "moved leave-one-source-out from 16.4% to 17.6%, and again, with the output layer in BF16, from "
           "15.0% to 15.8%, held-out 10.5% -> 11.3%), a separate calibration for Blackwell Ultra "
           "(no out-of-sample gain), separate calibrations for HGX (B200, B300) and NVL72 (GB200, GB300) "
-          "Blackwell (leave-one-source-out 16.3% -> 18.9%: SimuMax's HGX rows left out to 39%)."]
+          "Blackwell (leave-one-source-out 16.3% -> 18.9%: SimuMax's HGX rows left out to 39%), a host "
+          "dispatch cost per launched kernel fitted per framework beside the GPU's own (0-20 us: eager "
+          "PyTorch against CUDA graphs; leave-one-source-out 15.0% -> 15.0%, held-out 10.5% -> 10.4% for "
+          "four more constants, Megatron-LM's on its 20 us bound and FSDP's kernel count still on its 150) "
+          "(2026-12-02)."]
     L += bounded_constants()
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
