@@ -656,8 +656,11 @@ def main():
           "Blackwell (leave-one-source-out 16.3% -> 18.9%: SimuMax's HGX rows left out to 39%), a host "
           "dispatch cost per launched kernel fitted per framework beside the GPU's own (0-20 us: eager "
           "PyTorch against CUDA graphs; leave-one-source-out 15.0% -> 15.0%, held-out 10.5% -> 10.4% for "
-          "four more constants, Megatron-LM's on its 20 us bound and FSDP's kernel count still on its 150) "
-          "(2026-12-02)."]
+          "four more constants, Megatron-LM's on its 20 us bound and FSDP's kernel count still on its 150), "
+          "one calibration for both A100s (one die; leave-one-source-out 15.0% -> 14.9%, held-out 10.5% -> "
+          "10.4%, five constants fewer, but then no family left out empties an accelerator's group, and "
+          "the band of an accelerator without runs, Trainium2's and H200's, loses the one measurement of "
+          "what predicting a chip from its relative's fit costs, and falls back to doubling) (2026-12-02)."]
     L += bounded_constants()
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
