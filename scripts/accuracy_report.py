@@ -660,7 +660,12 @@ def main():
           "one calibration for both A100s (one die; leave-one-source-out 15.0% -> 14.9%, held-out 10.5% -> "
           "10.4%, five constants fewer, but then no family left out empties an accelerator's group, and "
           "the band of an accelerator without runs, Trainium2's and H200's, loses the one measurement of "
-          "what predicting a chip from its relative's fit costs, and falls back to doubling) (2026-12-02)."]
+          "what predicting a chip from its relative's fit costs, and falls back to doubling), NeMo Megatron "
+          "on Neuron without a fused attention kernel, as its Megatron-LM parent ran (leave-one-source-out "
+          "15.0% -> 14.2%: NeMo on Neuron left out 31.7% -> 24.8%, its Llama 2 rows at 4,096 tokens from "
+          "+70% to +40%, NeuronX Distributed 11.0% -> 7.3%, Megatron-LM on Neuron 19.9% -> 22.7%; held-out "
+          "10.5% -> 10.6%): which kernel the port ran is not in a source read here, and the fit alone does "
+          "not choose it (2026-12-02)."]
     L += bounded_constants()
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
