@@ -565,8 +565,12 @@ void training_fields(AppState& s, const Outcome* o, float label_w) {
   const std::string fw_preview = fw.empty() ? (o ? "default (" + o->job.spec.scenario.framework.id + ")" : "default") : fw;
   if (ImGui::BeginCombo("framework", fw_preview.c_str())) {
     if (ImGui::Selectable("default", fw.empty())) doc_erase(s.doc, "framework");
-    for (const auto& id : frameworks_for(s, doc_string(s, "instance", "")))
-      if (ImGui::Selectable(id.c_str(), fw == id)) doc_set(s.doc, "framework", id);
+    // Each stack in its own words, its id (what a file or link names) beside it.
+    for (const auto& id : frameworks_for(s, doc_string(s, "instance", ""))) {
+      const io::FrameworkInfo* info = s.lib.framework_info(id);
+      const std::string label = (info && info->name != id ? info->name + "  (" + id + ")" : id) + "##" + id;
+      if (ImGui::Selectable(label.c_str(), fw == id)) doc_set(s.doc, "framework", id);
+    }
     ImGui::EndCombo();
   }
   if (!fw.empty()) sources_tooltip(s, "framework", fw);
