@@ -262,9 +262,8 @@ int cmd_list(const Args& a) {
     t.header = {"id", "name", "runs_on"};
     for (const auto& x : lib.frameworks) {
       const tc::io::FrameworkInfo* info = lib.framework_info(x.id);
-      t.rows.push_back({x.id, info ? info->name : "",
-                        std::string(x.runs_on_gpu ? "gpu" : "") + (x.runs_on_gpu && x.runs_on_neuron ? " " : "") +
-                            (x.runs_on_neuron ? "neuron" : "")});
+      const char* on = x.runs_on_gpu && x.runs_on_neuron ? "gpu neuron" : x.runs_on_gpu ? "gpu" : "neuron";
+      t.rows.push_back({x.id, info ? info->name : "", on});
     }
   } else if (what == "fields") {
     t = fields_table();

@@ -83,7 +83,10 @@ struct Ctx {
   long long micro_batches = 1;  // per pipeline per step
   int chunk_layers = 0;         // layers per virtual stage (the largest when uneven)
   int stage_layers = 0;         // layers on one device
-  double peak_flops = 0, attention_flops = 0, hbm_bytes_per_s = 0;
+  // unquantized_flops: the peak of the work an FP8/FP4 recipe leaves in 16 bits (attention, the
+  // output layer); the math precision's otherwise.
+  double peak_flops = 0, unquantized_flops = 0, hbm_bytes_per_s = 0;
+  bool quantized = false;       // the linear layers run in FP8/FP4
   double exp_per_s = 0;         // special-function exponentials per second (0: not modelled)
   double gemm_efficiency = 0;   // large-GEMM fraction of peak at the scenario's precision
   double act_bytes = 2, op_bytes = 2;
@@ -111,8 +114,9 @@ struct Ctx {
                           : a.cal.matmul_efficiency_max;
     // FP8 and FP4 recipes (Transformer Engine) run only the linear layers in FP8/FP4; attention
     // stays BF16.
-    const Precision attn_prec = low_precision(math) ? Precision::bf16 : math;
-    attention_flops = a.peak_tflops[static_cast<int>(attn_prec)] * 1e12 / a.devices_per_chip * clock;
+    quantized = low_precision(math);
+    const Precision unquantized = quantized ? Precision::bf16 : math;
+    unquantized_flops = a.peak_tflops[static_cast<int>(unquantized)] * 1e12 / a.devices_per_chip * clock;
     exp_per_s = a.exp_tera_per_s * 1e12 / a.devices_per_chip * clock;
     hbm_bytes_per_s = a.hbm_tb_per_s * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
@@ -135,11 +139,11 @@ struct Ctx {
 
   // `count` GEMMs (M x K) . (K x N): the slower of their math at the large-GEMM efficiency, over
   // the units their tiles fill, and their operand traffic. Roofline (Williams et al. 2009).
-  // `sixteen_bit`: a GEMM an FP8/FP4 recipe leaves in BF16 (the output layer, below).
-  double gemm_work_s(double M, double N, double K, double count = 1, bool sixteen_bit = false) const {
+  // `unquantized`: a GEMM an FP8/FP4 recipe leaves in BF16 (the output layer, below).
+  double gemm_work_s(double M, double N, double K, double count = 1, bool unquantized = false) const {
     if (M <= 0 || N <= 0 || K <= 0) return 0;
-    const bool bf16 = sixteen_bit && low_precision(sc.precision);
-    const double rate = (bf16 ? attention_flops * cal().matmul_efficiency_max : peak_flops * gemm_efficiency) *
+    const bool bf16 = unquantized && quantized;
+    const double rate = (bf16 ? unquantized_flops * cal().matmul_efficiency_max : peak_flops * gemm_efficiency) *
                         tile_fill(sc.accelerator, M, N, K, count);
     const double math = count * 2.0 * M * N * K / rate;
     const double traffic = count * (M * K + K * N + M * N) * (bf16 ? act_bytes : op_bytes) / hbm_bytes_per_s;
@@ -153,11 +157,11 @@ struct Ctx {
   struct Pass {
     double fwd = 0, bwd = 0;
   };
-  Pass linear(double M, double N, double K, bool frozen, double count = 1, bool sixteen_bit = false) const {
+  Pass linear(double M, double N, double K, bool frozen, double count = 1, bool unquantized = false) const {
     if (count <= 0 || M <= 0) return {};
-    const double dgrad = gemm_work_s(M, K, N, count, sixteen_bit) + kernel_s();
-    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, sixteen_bit) + kernel_s();
-    return {gemm_work_s(M, N, K, count, sixteen_bit) + kernel_s(), dgrad + wgrad};
+    const double dgrad = gemm_work_s(M, K, N, count, unquantized) + kernel_s();
+    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, unquantized) + kernel_s();
+    return {gemm_work_s(M, N, K, count, unquantized) + kernel_s(), dgrad + wgrad};
   }
 
   // The node-local stage of a group's collective: through on-chip memory when the group's ranks
@@ -305,7 +309,7 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
   if (x.sc.flash_attention) {
     attn_flops = 2.0 * T * attended_keys(m) * (q + v) / t;
     const bool v3 = x.sc.framework.attention_v3_kernels && x.cal().attention_v3_efficiency > 0;
-    const double rate = x.attention_flops * (v3 ? x.cal().attention_v3_efficiency : x.cal().attention_efficiency);
+    const double rate = x.unquantized_flops * (v3 ? x.cal().attention_v3_efficiency : x.cal().attention_efficiency);
     // The softmax takes one exponential per score element on the special-function units, forward
     // and again backward (recomputing P), at a rate that does not grow with the head width: an
     // H100 has 3.9 T/s of them beside 989 TFLOP/s of matmul (Shah et al. 2024, FlashAttention-3,
@@ -317,7 +321,7 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     r.attention_bwd = v3 ? std::max(mm_bwd, exp_s) : mm_bwd + exp_s;
   } else {
     // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
-    const double rate = x.attention_flops * x.cal().matmul_efficiency_max;
+    const double rate = x.unquantized_flops * x.cal().matmul_efficiency_max;
     const double score_bytes = (m.heads / t) * T * s_kv * x.act_bytes;
     r.attention_fwd = attn_flops / rate + 4.0 * score_bytes / x.hbm_bytes_per_s;
     r.attention_bwd = 2.0 * attn_flops / rate + 6.0 * score_bytes / x.hbm_bytes_per_s;

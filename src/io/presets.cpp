@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/commitments.hpp"
+#include "core/cost.hpp"
 #include "io/embedded.hpp"
 #include "io/limits.hpp"
 
@@ -981,6 +982,12 @@ std::vector<std::string> PresetLibrary::accelerator_ids() const { return ids_of(
 std::vector<std::string> PresetLibrary::instance_ids() const { return ids_of(instances); }
 std::vector<std::string> PresetLibrary::model_ids() const { return ids_of(models); }
 std::vector<std::string> PresetLibrary::framework_ids() const { return ids_of(frameworks); }
+std::vector<std::string> PresetLibrary::framework_ids_on(const Accelerator& a) const {
+  std::vector<std::string> ids;
+  for (const auto& f : frameworks)
+    if (runs_on(f, a)) ids.push_back(f.id);
+  return ids;
+}
 
 std::vector<const SourceNote*> PresetLibrary::sources_for(std::string_view kind,
                                                           std::string_view id,

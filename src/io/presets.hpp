@@ -73,6 +73,8 @@ struct PresetLibrary {
   std::vector<std::string> instance_ids() const;
   std::vector<std::string> model_ids() const;
   std::vector<std::string> framework_ids() const;
+  // The frameworks that run on `a`'s platform (FrameworkProfile::runs_on_*).
+  std::vector<std::string> framework_ids_on(const Accelerator& a) const;
 
   // Notes of one entry; with a field ("intra.latency_us"), only those covering it.
   std::vector<const SourceNote*> sources_for(std::string_view kind, std::string_view id,

@@ -77,8 +77,7 @@ const FrameworkProfile* default_framework(const PresetLibrary& lib, const Accele
 // "megatron runs on NVIDIA GPUs, not on trainium2 (there: neuronx-distributed, fsdp, ...)".
 std::string platform_mismatch(const PresetLibrary& lib, const FrameworkProfile& fw, const Accelerator& a) {
   std::string there;
-  for (const auto& f : lib.frameworks)
-    if (runs_on(f, a)) there += (there.empty() ? "" : ", ") + f.id;
+  for (const auto& id : lib.framework_ids_on(a)) there += (there.empty() ? "" : ", ") + id;
   return fw.id + " runs on " + (is_neuron(a) ? "NVIDIA GPUs" : "Neuron devices (Trainium, Inferentia)") +
          ", not on " + a.id + " (there: " + there + ")";
 }
@@ -160,15 +159,14 @@ enum class OtherPlatform { refuse, use_default };
 void place_hardware(ScenarioSpec& spec, const PresetLibrary& lib, OtherPlatform other) {
   Scenario& s = spec.scenario;
   spec.framework_warning.clear();
-  if (spec.framework_given && !runs_on(s.framework, s.accelerator)) {
-    const std::string why = platform_mismatch(lib, s.framework, s.accelerator);
-    if (other == OtherPlatform::refuse) throw InputError("framework", why);
+  const bool elsewhere = spec.framework_given && !runs_on(s.framework, s.accelerator);
+  if (elsewhere && other == OtherPlatform::refuse)
+    throw InputError("framework", platform_mismatch(lib, s.framework, s.accelerator));
+  if (!spec.framework_given || elsewhere) {
     const auto* f = default_framework(lib, s.accelerator);
-    spec.framework_warning = "framework: " + why + "; estimated with " + (f ? f->id : "the defaults");
-    s.framework = f ? *f : FrameworkProfile{};
-  }
-  if (!spec.framework_given) {
-    const auto* f = default_framework(lib, s.accelerator);
+    if (elsewhere)
+      spec.framework_warning = "framework: " + platform_mismatch(lib, s.framework, s.accelerator) +
+                               "; estimated with " + (f ? f->id : "the defaults");
     s.framework = f ? *f : FrameworkProfile{};
   }
   spec.rounding_warning.clear();

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/cost.hpp"
 #include "io/compare.hpp"
 #include "io/embedded.hpp"
 #include "io/hf_config.hpp"
@@ -288,10 +287,7 @@ bool link_is_exact(const AppState& s) {
 std::vector<std::string> frameworks_for(const AppState& s, const std::string& instance) {
   const Instance* in = s.lib.instance(instance);
   const Accelerator* a = in ? s.lib.accelerator(in->accelerator_id) : nullptr;
-  std::vector<std::string> ids;
-  for (const auto& f : s.lib.frameworks)
-    if (!a || runs_on(f, *a)) ids.push_back(f.id);
-  return ids;
+  return a ? s.lib.framework_ids_on(*a) : s.lib.framework_ids();
 }
 
 void set_instance(AppState& s, const std::string& id) {
