@@ -123,13 +123,18 @@ TEST(Validation, BandHoldsThePrediction) {
   EXPECT_GE(c.band_high_tokens_per_s_per_chip, c.predicted_tokens_per_s_per_chip);
 }
 
-// The optional columns: a power cap the row ran at, and a figure its source flags as a regression.
-std::string with_columns(const std::string& power_limit_w, const std::string& known_issue) {
-  std::string header = kHeader;
-  header.insert(header.size() - 1, ",power_limit_w,known_issue");
-  std::string r = row();
-  r.insert(r.size() - 1, "," + power_limit_w + "," + known_issue);
+// The optional columns: a power cap the row ran at, memory other than its accelerator preset's, and
+// a figure its source flags as a regression.
+std::string with_columns(std::initializer_list<std::pair<const char*, std::string>> cells) {
+  std::string header = kHeader, r = row();
+  for (const auto& [name, value] : cells) {
+    header.insert(header.size() - 1, std::string(",") + name);
+    r.insert(r.size() - 1, "," + value);
+  }
   return header + r;
+}
+std::string with_columns(const std::string& power_limit_w, const std::string& known_issue) {
+  return with_columns({{"power_limit_w", power_limit_w}, {"known_issue", known_issue}});
 }
 
 TEST(Validation, PowerLimitColumnSlowsTheRowByTheCubeRootOfItsShare) {
@@ -144,6 +149,26 @@ TEST(Validation, PowerLimitColumnSlowsTheRowByTheCubeRootOfItsShare) {
   const double ratio = capped.predicted_tokens_per_s_per_chip / full.predicted_tokens_per_s_per_chip;
   EXPECT_LT(ratio, 0.95);
   EXPECT_GT(ratio, std::cbrt(0.5) - 1e-9);
+}
+
+// A row run on a part with slower memory than its preset's (HBM2e H100s) is slower where memory
+// traffic sets the pace; its memory size sets what fits. Bad cells name their column.
+TEST(Validation, MemoryColumnsReplaceThePresetsMemory) {
+  const RunCheck preset = check_run(read_published_runs(with_columns({}))[0], lib());
+  const RunCheck slow =
+      check_run(read_published_runs(with_columns({{"hbm_gib", "96"}, {"hbm_tb_per_s", "1.0"}}))[0], lib());
+  ASSERT_TRUE(preset.problem.empty() && slow.problem.empty()) << preset.problem << slow.problem;
+  EXPECT_LT(slow.predicted_tokens_per_s_per_chip, preset.predicted_tokens_per_s_per_chip);
+  const RunCheck small = check_run(read_published_runs(with_columns({{"hbm_gib", "6"}}))[0], lib());
+  ASSERT_TRUE(small.problem.empty()) << small.problem;
+  EXPECT_TRUE(preset.fits);
+  EXPECT_FALSE(small.fits);
+  for (const char* column : {"hbm_gib", "hbm_tb_per_s"}) {
+    for (const char* bad : {"-1", "0", "nan", "1e300", "fast"}) {
+      const RunCheck c = check_run(read_published_runs(with_columns({{column, bad}}))[0], lib());
+      EXPECT_NE(c.problem.find(column), std::string::npos) << column << "=" << bad << ": " << c.problem;
+    }
+  }
 }
 
 TEST(Validation, KnownIssueRowsAreEstimatedButNotAveraged) {

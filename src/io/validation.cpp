@@ -347,6 +347,15 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
               {"training", training_for_run(run, profile, notes)}};
   // A part sold or run below its chip's power (the torchtitan async-TP rows: H100 at 500 W).
   if (!field(run, "power_limit_w").empty()) doc["power_limit_w"] = num("power_limit_w");
+  // A part whose memory is not its accelerator preset's (the torchtitan async-TP rows: H100s with
+  // 96 GB of HBM2e at 2.4 TB/s): the preset, calibration included, with the row's memory.
+  Json memory = Json::object();
+  for (const char* k : {"hbm_gib", "hbm_tb_per_s"})
+    if (!field(run, k).empty()) memory[k] = num(k);
+  if (!memory.empty()) {
+    memory["base"] = run.accelerator;
+    doc["instance"]["accelerator"] = memory;
+  }
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
   std::string defaults;
   for (const auto& n : notes) defaults += (defaults.empty() ? "" : "; ") + n;
