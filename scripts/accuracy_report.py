@@ -608,6 +608,17 @@ def main():
           "as fast. Those 12 rows' mean error went from 16.0% to 15.2%, torchtitan left out from 16.4% to "
           "14.9% (MosaicML from 7.3% to 7.6%), leave-one-source-out from 15.0% to 14.9%; held-out stayed at "
           "10.5%, in sample at 8.5% (p90 19.6% -> 18.5%) (2026-12-02).",
+          "- The softmax of a fused attention kernel also spends about four scalar FP32 instructions per "
+          "score element each way on the CUDA cores beside its exponential (FlashAttention-2's Algorithms 1-2: "
+          "row max, scaled subtract, row sum and the conversion of P forward; scaled subtract, dP - D, the "
+          "product with P and the conversion of dS backward), at half the FP32 peak in instructions (Dao "
+          "2023, Section 3.1: an A100 has 312 TFLOP/s of FP16 matmul but 19.5 of FP32). FlashAttention-2-"
+          "class kernels add it to their GEMMs (A100 long-sequence rows 4-8 points slower before the refit); "
+          "FlashAttention-3-class kernels hide it unless it is the slower part, as on GB200 with GPT-OSS's "
+          "64-wide heads (+13% -> +12%), not on GB300, whose exponentials are twice as fast. Held-out went "
+          "from 10.5% to 10.3%, in sample from 8.5% to 8.4%, leave-one-source-out stayed at 14.9% "
+          "(SimuMax 6.8% -> 6.6%, NeMo/Megatron-Bridge 10.5% -> 10.4%, MLPerf 3.6% -> 3.5%; MosaicML "
+          "7.6% -> 7.8%, worse) (2026-12-02).",
           "- The band's source offsets are shrunk towards their platform's mean by how much of a family's "
           "mean error is more than the noise of a mean of few rows (random effects, DerSimonian and Laird "
           "1986). With MLPerf's offset now negative, the unshrunk offsets widened every band: coverage of "

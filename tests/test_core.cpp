@@ -277,19 +277,26 @@ TEST(Estimate, ModelFlopsFollowPalmConvention) {
 }
 
 // The softmax's exponentials (one per score element, forward and backward) run on the special-
-// function units: Llama 3 8B's layer (32 heads, 8192 tokens, 4096 keys on average) takes
-// 32 x 8192 x 4096 / 3.9e12 s of them a pass on an H100. A FlashAttention-2-class kernel adds them
-// to its GEMMs; a FlashAttention-3-class one overlaps them, so they show only where they are the
-// slower part: 128 heads of 32 (the same width) take 4x as many, more than its forward GEMMs.
-TEST(Estimate, SoftmaxExponentialsAddToFa2AndBoundFa3OnlyWhenSlower) {
+// function units, and its four other FP32 instructions a score on the CUDA cores: Llama 3 8B's layer
+// (32 heads, 8192 tokens, 4096 keys on average) takes 32 x 8192 x 4096 x (1 / 3.9e12 + 4 / 33.45e12)
+// s of them a pass on an H100 (FP32 peak 66.9 TFLOP/s, two FLOPs an instruction). A
+// FlashAttention-2-class kernel adds them to its GEMMs; a FlashAttention-3-class one overlaps them,
+// so they show only where they are the slower part: 128 heads of 32 (the same width) take 4x as
+// many, more than its forward GEMMs. Half the FP32 rate adds the FP32 part again.
+TEST(Estimate, SoftmaxWorkAddsToFa2AndBoundsFa3OnlyWhenSlower) {
   Scenario s = h100_scenario();
   const double mbs = 256 / 32, layers = 32;
   auto attention_s = [&](double exp_tera) {
     s.accelerator.exp_tera_per_s = exp_tera;
     return breakdown_of(estimate(s), "attention");
   };
-  const double exp_pass = 32.0 * 8192 * 4096 / 3.9e12;
+  const double scores = 32.0 * 8192 * 4096, fp32_pass = scores * 4 / (66.9e12 / 2);
+  const double exp_pass = scores / 3.9e12 + fp32_pass;
   EXPECT_NEAR(attention_s(3.9) - attention_s(0), mbs * layers * 2 * exp_pass, 1e-9);
+  const double full_fp32 = attention_s(3.9);
+  s.accelerator.peak_tflops[static_cast<int>(Precision::fp32)] /= 2;
+  EXPECT_NEAR(attention_s(3.9) - full_fp32, mbs * layers * 2 * fp32_pass, 1e-9);
+  s.accelerator.peak_tflops[static_cast<int>(Precision::fp32)] *= 2;
   s.framework.attention_v3_kernels = true;
   s.accelerator.cal.attention_v3_efficiency = 0.75;
   EXPECT_DOUBLE_EQ(attention_s(3.9), attention_s(0));

@@ -88,6 +88,7 @@ struct Ctx {
   double peak_flops = 0, unquantized_flops = 0, hbm_bytes_per_s = 0;
   bool quantized = false;       // the linear layers run in FP8/FP4
   double exp_per_s = 0;         // special-function exponentials per second (0: not modelled)
+  double fp32_ops_per_s = 0;    // scalar FP32 instructions per second on the CUDA cores
   double gemm_efficiency = 0;   // large-GEMM fraction of peak at the scenario's precision
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
@@ -118,6 +119,8 @@ struct Ctx {
     const Precision unquantized = quantized ? Precision::bf16 : math;
     unquantized_flops = a.peak_tflops[static_cast<int>(unquantized)] * 1e12 / a.devices_per_chip * clock;
     exp_per_s = a.exp_tera_per_s * 1e12 / a.devices_per_chip * clock;
+    // The FP32 peak counts a fused multiply-add as two FLOPs; other instructions issue at its rate.
+    fp32_ops_per_s = a.peak_tflops[static_cast<int>(Precision::fp32)] * 1e12 / 2 / a.devices_per_chip * clock;
     hbm_bytes_per_s = a.hbm_tb_per_s * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
     op_bytes = operand_bytes(math);
@@ -315,7 +318,14 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     // H100 has 3.9 T/s of them beside 989 TFLOP/s of matmul (Shah et al. 2024, FlashAttention-3,
     // Section 3.1). FlashAttention-2-class kernels run them between their GEMMs; FlashAttention-3-
     // class kernels overlap the two (ping-pong warpgroups, ibid.), so the slower one sets the pace.
-    const double exp_s = x.exp_per_s > 0 ? (m.heads / t) * T * attended_keys(m) / x.exp_per_s : 0.0;
+    // Beside the exponential, the online softmax spends about four scalar FP32 instructions per
+    // score element each way on the CUDA cores, whose throughput is a small fraction of the tensor
+    // cores' (forward: row max, scaled subtract, row sum, conversion of P to 16 bits; backward:
+    // scaled subtract, dP - D, the product with P, conversion of dS; Dao 2023, FlashAttention-2,
+    // Section 3.1 and Algorithms 1-2).
+    constexpr double kSoftmaxFp32OpsPerScore = 4;
+    const double per_score_s = 1 / x.exp_per_s + (x.fp32_ops_per_s > 0 ? kSoftmaxFp32OpsPerScore / x.fp32_ops_per_s : 0.0);
+    const double exp_s = x.exp_per_s > 0 ? (m.heads / t) * T * attended_keys(m) * per_score_s : 0.0;
     const double mm_fwd = attn_flops / rate, mm_bwd = 2.5 * mm_fwd;
     r.attention_fwd = v3 ? std::max(mm_fwd, exp_s) : mm_fwd + exp_s;
     r.attention_bwd = v3 ? std::max(mm_bwd, exp_s) : mm_bwd + exp_s;
