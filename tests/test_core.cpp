@@ -296,7 +296,11 @@ TEST(Estimate, SoftmaxWorkAddsToFa2AndBoundsFa3OnlyWhenSlower) {
   const double full_fp32 = attention_s(3.9);
   s.accelerator.peak_tflops[static_cast<int>(Precision::fp32)] /= 2;
   EXPECT_NEAR(attention_s(3.9) - full_fp32, mbs * layers * 2 * fp32_pass, 1e-9);
-  s.accelerator.peak_tflops[static_cast<int>(Precision::fp32)] *= 2;
+  // No FP32 peak: the exponentials alone; no exponential rate (Trainium): no softmax term at all.
+  s.accelerator.peak_tflops[static_cast<int>(Precision::fp32)] = 0;
+  EXPECT_NEAR(attention_s(3.9) - attention_s(0), mbs * layers * 2 * scores / 3.9e12, 1e-9);
+  EXPECT_TRUE(std::isfinite(attention_s(0)));
+  s.accelerator.peak_tflops[static_cast<int>(Precision::fp32)] = 66.9;
   s.framework.attention_v3_kernels = true;
   s.accelerator.cal.attention_v3_efficiency = 0.75;
   EXPECT_DOUBLE_EQ(attention_s(3.9), attention_s(0));

@@ -159,6 +159,10 @@ TEST(Validation, MemoryColumnsReplaceThePresetsMemory) {
       check_run(read_published_runs(with_columns({{"hbm_gib", "96"}, {"hbm_tb_per_s", "1.0"}}))[0], lib());
   ASSERT_TRUE(preset.problem.empty() && slow.problem.empty()) << preset.problem << slow.problem;
   EXPECT_LT(slow.predicted_tokens_per_s_per_chip, preset.predicted_tokens_per_s_per_chip);
+  // The preset's own memory in the columns: the same part, calibration included, the same figure.
+  const RunCheck same =
+      check_run(read_published_runs(with_columns({{"hbm_gib", "80"}, {"hbm_tb_per_s", "3.35"}}))[0], lib());
+  EXPECT_DOUBLE_EQ(same.predicted_tokens_per_s_per_chip, preset.predicted_tokens_per_s_per_chip);
   const RunCheck small = check_run(read_published_runs(with_columns({{"hbm_gib", "6"}}))[0], lib());
   ASSERT_TRUE(small.problem.empty()) << small.problem;
   EXPECT_TRUE(preset.fits);

@@ -88,7 +88,7 @@ struct Ctx {
   double peak_flops = 0, unquantized_flops = 0, hbm_bytes_per_s = 0;
   bool quantized = false;       // the linear layers run in FP8/FP4
   double exp_per_s = 0;         // special-function exponentials per second (0: not modelled)
-  double fp32_ops_per_s = 0;    // scalar FP32 instructions per second on the CUDA cores
+  double fp32_ops_per_s = 0;    // scalar FP32 instructions per second on the CUDA cores (GPUs)
   double gemm_efficiency = 0;   // large-GEMM fraction of peak at the scenario's precision
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
@@ -119,7 +119,8 @@ struct Ctx {
     const Precision unquantized = quantized ? Precision::bf16 : math;
     unquantized_flops = a.peak_tflops[static_cast<int>(unquantized)] * 1e12 / a.devices_per_chip * clock;
     exp_per_s = a.exp_tera_per_s * 1e12 / a.devices_per_chip * clock;
-    // The FP32 peak counts a fused multiply-add as two FLOPs; other instructions issue at its rate.
+    // The FP32 peak counts a fused multiply-add as two FLOPs; every softmax instruction is taken at
+    // the FMA's issue rate (conversions, recalled to issue slower on Ampere and Hopper, not checked).
     fp32_ops_per_s = a.peak_tflops[static_cast<int>(Precision::fp32)] * 1e12 / 2 / a.devices_per_chip * clock;
     hbm_bytes_per_s = a.hbm_tb_per_s * 1e12 * a.cal.hbm_efficiency / a.devices_per_chip;
     act_bytes = activation_bytes(sc.precision);
@@ -322,13 +323,17 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     // score element each way on the CUDA cores, whose throughput is a small fraction of the tensor
     // cores' (forward: row max, scaled subtract, row sum, conversion of P to 16 bits; backward:
     // scaled subtract, dP - D, the product with P, conversion of dS; Dao 2023, FlashAttention-2,
-    // Section 3.1 and Algorithms 1-2).
+    // Section 3.1 and Algorithms 1-2). Both are GPU units: an accelerator without an exponential
+    // rate (Trainium, whose softmax runs on its vector and scalar engines) leaves the softmax out.
     constexpr double kSoftmaxFp32OpsPerScore = 4;
-    const double per_score_s = 1 / x.exp_per_s + (x.fp32_ops_per_s > 0 ? kSoftmaxFp32OpsPerScore / x.fp32_ops_per_s : 0.0);
-    const double exp_s = x.exp_per_s > 0 ? (m.heads / t) * T * attended_keys(m) * per_score_s : 0.0;
+    double softmax_s = 0;
+    if (x.exp_per_s > 0) {
+      const double fp32_s = x.fp32_ops_per_s > 0 ? kSoftmaxFp32OpsPerScore / x.fp32_ops_per_s : 0.0;
+      softmax_s = (m.heads / t) * T * attended_keys(m) * (1 / x.exp_per_s + fp32_s);
+    }
     const double mm_fwd = attn_flops / rate, mm_bwd = 2.5 * mm_fwd;
-    r.attention_fwd = v3 ? std::max(mm_fwd, exp_s) : mm_fwd + exp_s;
-    r.attention_bwd = v3 ? std::max(mm_bwd, exp_s) : mm_bwd + exp_s;
+    r.attention_fwd = v3 ? std::max(mm_fwd, softmax_s) : mm_fwd + softmax_s;
+    r.attention_bwd = v3 ? std::max(mm_bwd, softmax_s) : mm_bwd + softmax_s;
   } else {
     // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
     const double rate = x.unquantized_flops * x.cal().matmul_efficiency_max;

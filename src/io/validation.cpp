@@ -354,6 +354,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
     if (!field(run, k).empty()) memory[k] = num(k);
   if (!memory.empty()) {
     memory["base"] = run.accelerator;
+    if (const Accelerator* a = lib.accelerator(run.accelerator)) memory["name"] = a->name + " with the row's memory";
     doc["instance"]["accelerator"] = memory;
   }
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);

@@ -93,16 +93,16 @@ async function clickWidget(name, dx = 0.5) {
   await page.mouse.up();
   await page.waitForTimeout(60);
 }
-// The same for keys: held over a few frames, as a person presses them. Dear ImGui 1.86 reads
-// which keys are down once per frame, so a key stays down until a frame has started after it was
-// pressed, and up until one has started after it was released (a loaded machine draws fewer frames
-// in the same time; a key held past 275 ms would repeat).
 // n more frames drawn (or 3 s): the time a loaded machine takes to act on the input before it.
 async function waitFrames(n) {
   const f0 = (await results_json()).frames_drawn;
   await page.waitForFunction((f) => JSON.parse(Module.ccall('tc_results_json', 'string', [], [])).frames_drawn >= f,
     f0 + n, { timeout: 3000, polling: 10 }).catch(() => {});
 }
+// Keys, like the mouse above, are held over a few frames, as a person presses them. Dear ImGui
+// 1.86 reads which keys are down once per frame, so a key stays down until a frame has started
+// after it was pressed, and up until one has started after it was released (a loaded machine draws
+// fewer frames in the same time; a key held past 275 ms would repeat).
 async function pressHeld(...keys) {
   for (const k of keys) await page.keyboard.down(k);
   await page.waitForTimeout(60);
@@ -393,7 +393,6 @@ await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Ta
   await pressHeld('End');
   // A tap: down and up before the next frame (see key_callback in src/app/main_web.cpp).
   await page.keyboard.press('Control+A');
-  await page.waitForTimeout(60);
   await waitFrames(2);  // the selection is made before the first character arrives
   const pageSelection = await page.evaluate(() => String(window.getSelection()));
   assert(pageSelection === '', `the page's text was selected: ${pageSelection.slice(0, 40)}`);
