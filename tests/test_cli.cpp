@@ -195,6 +195,12 @@ TEST(Cli, ListAndHelp) {
   ASSERT_GE(frameworks.size(), 8u);
   for (const auto& f : frameworks) EXPECT_FALSE(f.value("name", "").empty()) << f.dump();
   EXPECT_EQ(cli("--help").status, 0);
+  // Asked after a command, help is help, not a file or a kind named "--help".
+  for (const char* asked : {"validate --help", "estimate -h", "list --help", "compare --help"}) {
+    const CliRun r = cli(asked);
+    EXPECT_EQ(r.status, 0) << asked << ": " << r.err;
+    EXPECT_NE(r.out.find("usage:"), std::string::npos) << asked;
+  }
   EXPECT_EQ(cli("").status, 2);
   EXPECT_EQ(cli("frobnicate").status, 2);
 }

@@ -37,7 +37,8 @@ compare   runs the same job on each instance (the plan searched per instance unl
           prints a table; without --instances, the file's compare_instances.
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
-          the scenario of one row and its estimate.
+          the scenario of one row and its estimate. Optional columns: power_limit_w, hbm_gib,
+          hbm_tb_per_s, known_issue (tests/data/published_runs.README.md).
 list      prints the preset ids with their names; fields: the scenario's fields (the reference in
           docs/scenario-fields.md is `list fields --format markdown`).
 --model-config CONFIG.json  a Hugging Face config.json as the scenario's model: the same as
@@ -56,6 +57,7 @@ struct Args {
   std::string model_config;
   std::string link;
   bool has_link = false;
+  bool help = false;  // --help or -h anywhere: `traincalc validate --help` asks, it names no file
 };
 
 struct UsageError {
@@ -85,8 +87,9 @@ Args parse_args(int argc, char** argv) {
     } else if (arg == "--link") {
       a.link = value("--link");
       a.has_link = true;
-    } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--help" && arg != "-h" &&
-               arg != "--version") {
+    } else if (arg == "--help" || arg == "-h") {
+      a.help = true;
+    } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--version") {
       throw UsageError{"unknown option " + arg};
     } else if (a.command.empty()) {
       a.command = arg;
@@ -351,9 +354,13 @@ int cmd_validate(const Args& a) {
 int main(int argc, char** argv) {
   try {
     const Args a = parse_args(argc, argv);
-    if (a.command.empty() || a.command == "--help" || a.command == "-h" || a.command == "help") {
+    if (a.help || a.command == "help") {
       std::cout << kUsage;
-      return a.command.empty() ? 2 : 0;
+      return 0;
+    }
+    if (a.command.empty()) {
+      std::cout << kUsage;
+      return 2;
     }
     if (a.command == "--version") {
       std::cout << "traincalc 0.1.0\n";
