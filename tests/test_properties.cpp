@@ -185,10 +185,8 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
     if (tc::peak_tflops(acc, precision_of(p)) > 0) precisions.push_back(p);
   d["precision"] = g.pick(precisions);
 
-  std::vector<tc::FrameworkProfile> stacks;  // those that run on the instance's chips
-  for (const auto& f : lib().frameworks)
-    if (tc::runs_on(f, acc)) stacks.push_back(f);
-  const tc::FrameworkProfile& fw = g.pick(stacks);
+  // Only the stacks that run on the instance's chips.
+  const tc::FrameworkProfile& fw = *lib().framework(g.pick(lib().framework_ids_on(acc)));
   d["framework"] = fw.id;
 
   const int tokens = tc::tokens_per_sample(m);
