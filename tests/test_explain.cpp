@@ -214,6 +214,32 @@ TEST(Explain, APowerCapIsNamedBesideThePeak) {
   EXPECT_NE(peak.find("at 75.0% of its clock under the 211 W cap (power_limit_w)"), std::string::npos) << peak;
 }
 
+// A communication term names the framework's share of it that runs hidden, with that share's
+// value and source: the data-parallel reduction of a Megatron job its dp_overlap.
+TEST(Explain, CommunicationTermsNameTheirOverlap) {
+  tc::io::Json doc = tc::io::Json::parse(tc::io::embedded_contents("presets/scenarios/default.json"));
+  doc["instance"] = "p5.48xlarge";
+  doc.erase("chips");
+  doc["nodes"] = 4;
+  doc["framework"] = "megatron";
+  doc["parallel"] = {{"tp", 8}, {"pp", 1}, {"dp", 4}, {"zero", 1}};
+  const tc::io::Job job = tc::io::parse_job(doc, lib(), "d");
+  const tc::io::Result r = tc::io::evaluate(job, lib());
+  const tc::FrameworkProfile& f = job.spec.scenario.framework;
+  for (const auto& [term, share] : {std::pair<std::string, double>{"dp_comm", f.dp_overlap}, {"tp_comm", f.tp_overlap}}) {
+    const tc::io::Explanation x = tc::io::explain_step_term(r, job, lib(), term);
+    const std::string knob = term == "dp_comm" ? "dp_overlap" : "tp_overlap";
+    bool named = false;
+    for (const auto& in : x.inputs)
+      if (in.name == knob) {
+        named = true;
+        EXPECT_EQ(in.value, tc::io::format_fixed(share, 2) + " (megatron)");
+        EXPECT_NE(in.source.find("confidence"), std::string::npos) << in.source;  // the preset's dated note
+      }
+    EXPECT_TRUE(named) << tc::io::explanation_text(x);
+  }
+}
+
 // CSV and Markdown cells carry plain decimals and the price's tier, region, date and rate.
 TEST(Explain, ComparisonExportsArePlainDecimalsWithThePrice) {
   const tc::io::Job job = tc::io::parse_job_text(tc::io::embedded_contents("presets/scenarios/default.json"), lib(), "d");

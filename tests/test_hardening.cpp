@@ -6,7 +6,9 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "core/params.hpp"
 #include "io/embedded.hpp"
 #include "io/job.hpp"
+#include "io/json_util.hpp"
 #include "io/presets.hpp"
 #include "io/schema.hpp"
 #include "io/url_state.hpp"
@@ -448,4 +451,39 @@ TEST(Hardening, CsvRowsStopAtTheCap) {
   }
   csv.resize(csv.size() - std::string("r,h100-sxm,1\n").size());
   EXPECT_EQ(tc::io::read_published_runs(csv).size(), 10000u);
+}
+
+// Class: a number written other than in decimal notation. strtod alone reads "0x10" as 16, " 8" as
+// 8 and "inf" or "nan" as numbers; a CSV cell or a link value spelled so is an error on its field.
+// Random strings over digits, signs, points, exponents, hexadecimal and word letters and blanks:
+// whole_number accepts exactly those the decimal grammar accepts, with strtod's value.
+TEST(Hardening, OnlyDecimalNotationReadsAsANumber) {
+  const std::regex decimal(R"([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)");
+  const std::string alphabet = "0123456789+-.eExXpPaAfFnNiIty \t";
+  std::mt19937 rng(20261202);
+  int accepted = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string s(rng() % 7, ' ');
+    for (auto& c : s) c = alphabet[rng() % alphabet.size()];
+    const std::optional<double> got = tc::io::whole_number(s);
+    ASSERT_EQ(got.has_value(), std::regex_match(s, decimal)) << '"' << s << '"';
+    if (got) {
+      ++accepted;
+      EXPECT_EQ(*got, std::strtod(s.c_str(), nullptr)) << s;
+    }
+  }
+  EXPECT_GT(accepted, 100);  // the generator reaches both sides of the grammar
+  for (const char* bad : {"0x10", " 8", "8 ", "inf", "-inf", "nan", "infinity", "1e", ".", "+", "0x1p3"})
+    EXPECT_FALSE(tc::io::whole_number(bad).has_value()) << bad;
+
+  // Both entry points name the field: a CSV cell and a link value.
+  std::string csv = "id,accelerator,chips,measured_tokens_per_s_per_chip\n";
+  tc::io::PublishedRun run = tc::io::read_published_runs(csv + "R1,h100-sxm,8,0x10\n").at(0);
+  EXPECT_NE(tc::io::check_run(run, lib()).problem.find("measured_tokens_per_s_per_chip"), std::string::npos);
+  try {
+    tc::io::parse_job_link("#v1&m=llama3.1-8b&i=p5.48xlarge&n=0x10", lib());
+    ADD_FAILURE() << "accepted n=0x10";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "n");
+  }
 }

@@ -230,12 +230,16 @@ const TermModel kTermModels[] = {
     {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency x SMs its output tiles "
                "keep busy), bytes / HBM) + kernel cost, x micro-batches per step (roofline, Williams et al. 2009; "
                "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide)", "peak_tflops"},
-    {"attention", "fused attention kernel at the attention efficiency of peak, causal half skipped, backward 2.5 "
-                  "forwards (Dao 2023; Shah et al. 2024 for FlashAttention-3-class kernels)", "peak_tflops"},
+    {"attention", "fused attention kernel at the attention efficiency of peak (its own for FlashAttention-3-class "
+                  "kernels), causal half skipped, backward 2.5 forwards, plus the softmax's exponentials and "
+                  "scalar FP32 work on a GPU (added to FlashAttention-2-class kernels, overlapped by "
+                  "FlashAttention-3-class ones); without a fused kernel, two batched GEMMs and the score matrix "
+                  "through HBM (Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
                      "framework's separately launched kernels at the kernel cost", "hbm_tb_per_s"},
-    {"recompute", "full: the layer's forward again; selective: the attention core (Korthikanti et al. 2022)",
-     "peak_tflops"},
+    {"recompute", "full: the forward again of the layers recomputed (all, or recompute_layers of each stage); "
+                  "selective: the attention core (Korthikanti et al. 2022), or with per-op checkpointing every "
+                  "other matmul and the elementwise work", "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
                 "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
                 "(none when the tp group spans nodes)", ""},
@@ -244,9 +248,11 @@ const TermModel kTermModels[] = {
                 "framework's overlap", ""},
     {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021)", ""},
     {"pp_bubble", "(pp - 1) / vpp micro-batch times of the 1F1B schedule (Narayanan et al. 2021, Section 2.2)", ""},
-    {"dp_comm", "the gradient all-reduce (ZeRO-1/2: reduce-scatter + all-gather) left when the backward pass "
-                "ends, the last bucket (Li et al. 2020); ZeRO-3 gathers behind the previous layer (Zhao et al. "
-                "2023)", ""},
+    {"dp_comm", "the gradient all-reduce (ZeRO-1/2: reduce-scatter, and the parameter all-gather) less the share "
+                "dp_overlap of the backward passes it can run behind (the last one; with interleaving, each "
+                "chunk's from its own last backward), never less than the last bucket (Li et al. 2020); a "
+                "gather overlapped with the next forward shows past dp_overlap of it; ZeRO-3 gathers behind "
+                "the previous layer (Zhao et al. 2023)", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
 };
 
@@ -255,6 +261,19 @@ ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
   return {"links", i.intra.type + " " + format_fixed(i.intra.gb_per_s_per_chip, 0) + " GB/s per chip, network " +
                        format_fixed(i.inter_node_gbps, 0) + " Gbps per node",
           preset_source(lib, "instance", job.spec.instance_id, "intra.gb_per_s_per_chip", i.source)};
+}
+
+// The framework's share of a communication term that runs hidden, with where the share comes from.
+const char* overlap_knob(const std::string& term) {
+  return term == "tp_comm" ? "tp_overlap" : term == "ep_comm" ? "ep_overlap" : term == "dp_comm" ? "dp_overlap" : nullptr;
+}
+
+ExplainInput overlap_input(const Job& job, const PresetLibrary& lib, const char* knob) {
+  const FrameworkProfile& f = job.spec.scenario.framework;
+  const double share = std::string(knob) == "tp_overlap" ? f.tp_overlap
+                       : std::string(knob) == "ep_overlap" ? f.ep_overlap
+                                                           : f.dp_overlap;
+  return {knob, format_fixed(share, 2) + " (" + f.id + ")", preset_source(lib, "framework", f.id, knob, "")};
 }
 
 }  // namespace
@@ -284,6 +303,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
     x.inputs.push_back({"GEMM units", std::to_string(a.gemm_units) + " SMs, " + std::to_string(a.gemm_tile_m) +
                                           " x " + std::to_string(a.gemm_tile_n) + " output tiles",
                         accelerator_source(lib, job, "gemm_units")});
+  if (const char* knob = overlap_knob(term)) x.inputs.push_back(overlap_input(job, lib, knob));
   x.inputs.push_back(calibration_input(job, lib));
   return x;
 }

@@ -349,8 +349,32 @@ std::size_t invalid_utf8_at(std::string_view s) {
   return std::string_view::npos;
 }
 
+namespace {
+// Decimal notation: [+-] digits [. digits] [(e|E) [+-] digits], at least one mantissa digit (a
+// bare leading or trailing point is allowed, as spreadsheets write them). strtod alone also reads
+// hexadecimal ("0x10" as 16), "inf", "nan" and leading blanks, which no input here means.
+bool decimal_notation(const std::string& t) {
+  std::size_t i = 0, digits = 0;
+  const auto run = [&] {
+    std::size_t n = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i, ++n;
+    return n;
+  };
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  digits += run();
+  if (i < t.size() && t[i] == '.') ++i, digits += run();
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (run() == 0) return false;
+  }
+  return i == t.size();
+}
+}  // namespace
+
 std::optional<double> whole_number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
+  if (!decimal_notation(text)) return std::nullopt;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size()) return std::nullopt;

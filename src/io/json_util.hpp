@@ -66,8 +66,9 @@ std::string exact_number(double v);
 // code points past U+10FFFF), or npos. Text that does not come through the JSON reader (link
 // values, CSV files) is checked with it, so that no string in a document fails to serialize.
 std::size_t invalid_utf8_at(std::string_view s);
-// The number a whole text spells, read by strtod over every byte ("1" NUL "6" is no number: a
-// check of the C string's end would read it as 1), or nothing. Text cells (CSV) go through here.
+// The number a whole text spells in decimal notation, read by strtod over every byte ("1" NUL "6"
+// is no number: a check of the C string's end would read it as 1), or nothing: no hexadecimal,
+// "inf", "nan" or blanks. Text that is not JSON (CSV cells, link values) goes through here.
 std::optional<double> whole_number(const std::string& text);
 // The one check of every number read from any input (JSON, link, CSV): finite, not a denormal,
 // within [min, max]; -0 reads as 0. Throws InputError naming `path`.

@@ -87,17 +87,10 @@ std::string check_id(const std::string& v, const std::string& key) {
 
 // A decimal number, all of the text, finite, within [min, max].
 double parse_number(const std::string& v, const std::string& key, double min, double max) {
-  const bool chars_ok = !v.empty() && v.size() <= 32 &&
-                        std::all_of(v.begin(), v.end(), [](char ch) {
-                          return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' ||
-                                 ch == '+' || ch == '-';
-                        });
-  char* end = nullptr;
-  const double x = chars_ok ? std::strtod(v.c_str(), &end) : 0;
-  if (!chars_ok || end != v.c_str() + v.size())
-    throw InputError(key, "must be a number (got " + quote(v) + ")");
+  const std::optional<double> x = v.size() <= 32 ? whole_number(v) : std::nullopt;
+  if (!x) throw InputError(key, "must be a number (got " + quote(v) + ")");
   // The same check as a number in a scenario file: finite, no denormal, in range, no -0.
-  return check_number(x, key, min, max);
+  return check_number(*x, key, min, max);
 }
 
 long long parse_integer(const std::string& v, const std::string& key, double min, double max) {
