@@ -336,6 +336,34 @@ TEST(Estimate, DenseLayersOfAMixtureAreTimedAsDenseLayers) {
   EXPECT_DOUBLE_EQ(breakdown_of(ed, "ep_comm"), 0);
 }
 
+// A stack that launches each local expert's GEMMs one by one (Transformer Engine's GroupedLinear)
+// pays the kernel cost per expert: forward, input gradient and weight gradient of the expert's two
+// matrices, 6 launches an expert, against 6 for the whole grouped kernel. No other work moves; the
+// longer backward can only hide more of the data-parallel reduction.
+TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
+  Scenario s = h100_scenario();
+  s.model.ffn_hidden = 2048;
+  s.model.moe_experts = 64;
+  s.model.moe_top_k = 4;
+  s.model.gated_ffn = false;
+  s.plan.ep = 8;
+  s.accelerator.cal.kernel_overhead_us = 10;
+  const Estimate grouped = estimate(s);
+  s.framework.per_expert_gemms = true;
+  const Estimate each = estimate(s);
+  const double layers = 32, mbs = 256 / 32, local = 64 / 8;
+  EXPECT_NEAR(breakdown_of(each, "matmul") - breakdown_of(grouped, "matmul"), layers * mbs * 6 * (local - 1) * 10e-6,
+              1e-12);
+  for (const char* part : {"attention", "memory_bound", "ep_comm"})
+    EXPECT_DOUBLE_EQ(breakdown_of(each, part), breakdown_of(grouped, part)) << part;
+  EXPECT_LE(breakdown_of(each, "dp_comm"), breakdown_of(grouped, "dp_comm"));
+  s.model.moe_experts = 0;  // a dense model has no experts to launch one by one
+  s.plan.ep = 1;
+  const double dense_each = estimate(s).step_time_s;
+  s.framework.per_expert_gemms = false;
+  EXPECT_DOUBLE_EQ(estimate(s).step_time_s, dense_each);
+}
+
 TEST(Estimate, MoreMicroBatchesShrinkTheBubble) {
   Scenario s = h100_scenario();
   s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};

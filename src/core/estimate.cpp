@@ -163,9 +163,10 @@ struct Ctx {
   };
   Pass linear(double M, double N, double K, bool frozen, double count = 1, bool unquantized = false) const {
     if (count <= 0 || M <= 0) return {};
-    const double dgrad = gemm_work_s(M, K, N, count, unquantized) + kernel_s();
-    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, unquantized) + kernel_s();
-    return {gemm_work_s(M, N, K, count, unquantized) + kernel_s(), dgrad + wgrad};
+    const double launch = (sc.framework.per_expert_gemms ? std::max(1.0, count) : 1.0) * kernel_s();
+    const double dgrad = gemm_work_s(M, K, N, count, unquantized) + launch;
+    const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, unquantized) + launch;
+    return {gemm_work_s(M, N, K, count, unquantized) + launch, dgrad + wgrad};
   }
 
   // The node-local stage of a group's collective: through on-chip memory when the group's ranks

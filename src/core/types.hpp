@@ -204,6 +204,10 @@ struct FrameworkProfile {
   // An FP8/FP4 GEMM keeps the quantized copy of its input for the weight gradient, not the 16-bit
   // one (Transformer Engine's Linear, LayerNormLinear and LayerNormMLP modules).
   bool keeps_quantized_gemm_inputs = false;
+  // Local experts' GEMMs are launched one expert at a time (Transformer Engine's GroupedLinear
+  // loops over cuBLAS calls on a few streams) rather than as one grouped kernel: each pays the
+  // kernel cost.
+  bool per_expert_gemms = false;
   // What "selective" recompute means in the stack: the attention core (Korthikanti et al. 2022,
   // Megatron), or per-op checkpointing that keeps the outputs of the attention kernel and of every
   // other matmul of a block and replays the rest (torchtitan's selective "op" mode).
