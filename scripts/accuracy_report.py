@@ -755,7 +755,11 @@ def not_met(all_rows, lo):
           "times as much against a Llama 2 7B layer at 4,096 tokens as against a GPT-3 23B layer at 2,048, "
           "the pattern the rows show, but it narrows the gap between the port's Llama and GPT rows from "
           "about 80 points to 55, not to 0; which kernel the port ran is not in a source read here, and the "
-          "fit alone does not choose it (2026-12-02).", "", found_by_comparing_rows(all_rows)]
+          "fit alone does not choose it (2026-12-02); a GEMM tile's fixed work (prologue and epilogue) as "
+          "256 elements of the inner dimension, rate x K / (K + 256) on GPUs, which slows the narrow "
+          "tensor-parallel GEMMs that SimuMax's tp8 rows over-predict (leave-one-source-out 14.8% -> 15.0%: "
+          "SimuMax 5.7% -> 5.1%, MosaicML 7.8% -> 8.9%, MLPerf 3.5% -> 4.2%; held-out 10.2% either way, in "
+          "sample 8.3% -> 8.2%) (2026-12-02).", "", found_by_comparing_rows(all_rows)]
 
 
 def main():
