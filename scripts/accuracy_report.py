@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import csv
 import datetime
+import functools
 import json
 import math
 import os
@@ -39,9 +40,11 @@ def families(rows):
     return sorted({r["family"] for r in rows if counted(r)})
 
 
+@functools.lru_cache(maxsize=1)
 def published_runs():
+    """The CSV's rows, read once (a tuple: callers only read them)."""
     with open(CSV) as f:
-        return list(csv.DictReader(f))
+        return tuple(csv.DictReader(f))
 
 
 def validate(cli, presets_dir=None):
@@ -451,14 +454,15 @@ def summary_lines(all_rows, fig, lo):
     return L
 
 
-def error_range(rows, keep):
+def error_range(rows, keep, sep=" to "):
     """'+9% to +15%' over the counted rows that `keep` picks: the figures of the hand-written notes
     on what is not modelled come from the rows, so they cannot go stale."""
     errs = sorted(100 * r["error"] for r in rows if counted(r) and keep(r))
     if not errs:
         return "no rows"
-    sign = lambda e: "0%" if round(e) == 0 else f"{e:+.0f}%"
-    return sign(errs[0]) if len(errs) == 1 or round(errs[0]) == round(errs[-1]) else f"{sign(errs[0])} to {sign(errs[-1])}"
+    def signed(e):
+        return "0%" if round(e) == 0 else f"{e:+.0f}%"
+    return signed(errs[0]) if len(errs) == 1 or round(errs[0]) == round(errs[-1]) else f"{signed(errs[0])}{sep}{signed(errs[-1])}"
 
 
 def what_moved(all_rows, fig):
@@ -536,6 +540,13 @@ def what_moved(all_rows, fig):
           "about 8 points further over, to +22..+28%, and leave-one-source-out to 17.5% (SimuMax left out to 22%, through the "
           "BF16 rows above): the measured runs do not show the saving, so GPT-OSS's attention is timed over "
           "the whole sequence, an upper bound (2026-12-02).",
+          ] + later_mechanisms(all_rows, fig)
+
+
+def later_mechanisms(all_rows, fig):
+    """what_moved's second half: the link constants, the fitted overlaps and the mechanisms after
+    them, each with its figures; the band's coverage is today's."""
+    return [
           "- Link constants are no longer called fitted: the calibration never fitted them. Neuron's per-hop "
           "latency is the runtime documentation's (1-2 us inside an instance, 1.5 taken, was 5; 15 us between "
           "instances, as before; tests/data/trainium_microbench.csv CC-12, CC-11); every link efficiency and "
@@ -586,7 +597,7 @@ def what_moved(all_rows, fig):
           "over a few streams; recalled from the code): each of the six GEMMs of an expert's two matrices, "
           "forward and backward, pays the kernel cost, a count and no new constant. SimuMax's DeepSeek-V3 "
           "rows, with 32 to 64 experts a GPU, went from +5%..+15% to "
-          + error_range(all_rows, lambda r: r["id"].startswith("SIMUMAX") and "deepseek" in r["id"]) + "; "
+          + error_range(all_rows, lambda r: r["id"].startswith("SIMUMAX") and "deepseek" in r["id"], "..") + "; "
           "SimuMax left out from 6.6% to 5.7% (in sample 5.4% -> 4.1%), leave-one-source-out from 14.9% to "
           "14.8%, held-out from 10.3% to 10.2%, in sample from 8.4% to 8.3%; no family moved the other way. "
           "Megatron-Bridge 26.x keeps one launch a grouped GEMM: its rows with 16 experts a GPU are already "
@@ -633,15 +644,17 @@ def what_moved(all_rows, fig):
 
 def ratio_range(values):
     v = sorted(values)
+    if not v:
+        return "no rows"
     return f"{v[0]:.2f}" if f"{v[0]:.2f}" == f"{v[-1]:.2f}" else f"{v[0]:.2f}-{v[-1]:.2f}"
 
 
 def gb300_pairs(all_rows):
-    """Measured and predicted GB300/GB200 throughput over the rows published for both on the same
-    model, recipe and release (ids that differ only in the accelerator)."""
+    """Measured and predicted GB300/GB200 throughput over the FP8 rows published for both on the
+    same model, recipe and release (ids that differ only in the accelerator)."""
     by_id = {r["id"]: r for r in all_rows if counted(r)}
-    pairs = [(r, by_id[r["id"].replace("-GB300-", "-GB200-")]) for i, r in by_id.items()
-             if "-GB300-" in i and "FP4" not in i and i.replace("-GB300-", "-GB200-") in by_id]
+    pairs = [(r, by_id[i.replace("-GB300-", "-GB200-")]) for i, r in by_id.items()
+             if "-GB300-" in i and "FP8" in i and i.replace("-GB300-", "-GB200-") in by_id]
     tps = "{}_tokens_per_s_per_chip"
 
     def ratios(kind, keep=lambda i: True):
@@ -653,55 +666,81 @@ def gb300_pairs(all_rows):
             f"{ratios('measured', lora)}, predicted {ratios('predicted', lora)})")
 
 
+def cell(c, key, default=None):
+    """A CSV cell as an int, `default` when it is empty or not a whole number."""
+    try:
+        return int(c[key])
+    except (KeyError, ValueError):
+        return default
+
+
 def local_expert_excess(all_rows):
     """The measured step's excess over the predicted one per micro-batch and layer of a stage, for
-    Megatron-Bridge 25.11's mixture-of-experts rows, by the number of experts a GPU holds."""
+    Megatron-Bridge 25.11's mixture-of-experts rows, split at 8 experts a GPU: (ms of rows with more,
+    their expert counts, ms of rows with fewer, their counts, ms per local expert of the first)."""
     pred = {r["id"]: r for r in all_rows if counted(r)}
-    many, few, per_expert = [], [], []
+    many, few = [], []
     for c in published_runs():
         r = pred.get(c["id"])
         if not r or not c["id"].startswith("MBRIDGE-25.11") or not c["moe_experts"]:
             continue
-        chips, gb, seq, pp = int(c["chips"]), int(c["global_batch"]), int(c["seq_len"]), int(c["pp"])
-        dp = chips // (int(c["tp"]) * pp * int(c["cp"] or 1))
-        m = gb // (dp * int(c["micro_batch"] or 1))
+        chips, gb, seq, layers = (cell(c, k) for k in ("chips", "global_batch", "seq_len", "layers"))
+        tp, pp, ep, vpp = (cell(c, k, 1) for k in ("tp", "pp", "ep", "vpp"))
+        dp = chips // (tp * pp * cell(c, "cp", 1)) if chips else 0
+        m = gb // (dp * cell(c, "micro_batch", 1)) if gb and dp else 0
+        if not (m and seq and layers):
+            continue
         step = {k: gb * seq / chips / r[f"{k}_tokens_per_s_per_chip"] for k in ("measured", "predicted")}
-        ms = 1e3 * (step["measured"] - step["predicted"]) / ((m + pp - 1) * int(c["layers"]) / pp)
-        local = int(c["moe_experts"]) // int(c["ep"])
-        (many if local >= 16 else few).append(ms)
-        if local >= 16:
-            per_expert.append(ms / local)
-    span = lambda v: f"{min(v):+.1f} to {max(v):+.1f} ms" if v else "no rows"
-    return span(many), span(few), f"{min(per_expert):.1f}-{max(per_expert):.1f} ms" if per_expert else "-"
+        # Interleaved 1F1B: m micro-batch slots plus (pp - 1) / vpp of bubble (Narayanan et al. 2021).
+        ms = 1e3 * (step["measured"] - step["predicted"]) / ((m + (pp - 1) / vpp) * layers / pp)
+        local = cell(c, "moe_experts") // ep
+        (many if local > 8 else few).append((ms, local))
+
+    def span(v, unit=" ms"):
+        return f"{min(v):+.1f} to {max(v):+.1f}{unit}" if v else "no rows"
+
+    def experts(v):
+        return f"{min(n for _, n in v)}-{max(n for _, n in v)}" if v else "no"
+    per_expert = [ms / n for ms, n in many]
+    return (span([ms for ms, _ in many]), experts(many), span([ms for ms, _ in few]), experts(few),
+            f"{min(per_expert):.1f}-{max(per_expert):.1f} ms" if per_expert else "no rows")
 
 
 def scale_spread(all_rows, prefix):
     """How much faster per chip the rows of `prefix` on their largest cluster are measured than those
-    on their smallest (min-max over the pairs), in percent."""
-    rows = [r for r in all_rows if counted(r) and r["id"].startswith(prefix)]
-    chips = {c["id"]: int(c["chips"]) for c in published_runs()}
-    lo, hi = min(chips[r["id"]] for r in rows), max(chips[r["id"]] for r in rows)
-    small = [r["measured_tokens_per_s_per_chip"] for r in rows if chips[r["id"]] == lo]
-    large = [r["measured_tokens_per_s_per_chip"] for r in rows if chips[r["id"]] == hi]
-    return f"{100 * (min(large) / max(small) - 1):.0f}-{100 * (max(large) / min(small) - 1):.0f}%", lo, hi
+    on their smallest (the least and the most over every pair of the two), in percent; None when
+    the rows do not span two cluster sizes."""
+    chips = {c["id"]: cell(c, "chips") for c in published_runs()}
+    rows = [r for r in all_rows if counted(r) and r["id"].startswith(prefix) and chips.get(r["id"])]
+    sizes = sorted({chips[r["id"]] for r in rows})
+    if len(sizes) < 2:
+        return None
+    small = [r["measured_tokens_per_s_per_chip"] for r in rows if chips[r["id"]] == sizes[0]]
+    large = [r["measured_tokens_per_s_per_chip"] for r in rows if chips[r["id"]] == sizes[-1]]
+    return f"{100 * (min(large) / max(small) - 1):.0f}-{100 * (max(large) / min(small) - 1):.0f}%", sizes[0], sizes[-1]
 
 
 def found_by_comparing_rows(all_rows):
     """Patterns read from the rows on 2026-12-02 that no mechanism of the model explains yet."""
-    many, few, per_expert = local_expert_excess(all_rows)
-    faster, lo, hi = scale_spread(all_rows, "TRN1-MLM-G67")
-    return ("Found by comparing rows, not modelled: " + gb300_pairs(all_rows) + ". The model's GB300 "
-            "differs from GB200 only in its FP4 peak, memory and exponential rate; NVIDIA prints the same "
-            "FP8 and BF16 peaks for both, at 1,200 W and 1,400 W, and a clock set by power through the cube "
-            "law the power cap uses would give 1.05. Megatron-Bridge 25.11's mixture-of-experts rows exceed "
-            "their predicted step by " + many + " per micro-batch and layer of a stage where a GPU holds 16-32 "
-            "experts, and by " + few + " where it holds 2-4: " + per_expert + " per local expert, as if "
-            "each expert's six GEMMs and its casts, forward and backward, were launched one by one at several "
-            "times the fitted kernel cost (a per-expert loop of cuBLAS calls, driven from the host, would run "
-            "so; the 26.x rows on the same layouts do not). The Megatron-LM-on-Neuron rows on "
-            f"{hi} chips are measured {faster} faster per chip than those on {lo} chips with the same layout "
-            "and micro-batches a step: no mechanism makes a larger cluster faster per chip, so the spread is "
-            "the releases' (SDK 2.3 to 2.13).")
+    many, n_many, few, n_few, per_expert = local_expert_excess(all_rows)
+    text = ("Found by comparing rows, not modelled: " + gb300_pairs(all_rows) + ". The model's GB300 "
+            "differs from GB200 in its FP4 and FP32 peaks, memory, exponential rate and power (1,400 W "
+            "against 1,200 W, which sets no clock here); NVIDIA prints the same FP8 and BF16 peaks for "
+            "both, and a clock set by power through the cube law the power cap uses would give 1.05. "
+            "Megatron-Bridge 25.11's mixture-of-experts rows exceed their predicted step by " + many +
+            " per micro-batch and layer of a stage where a GPU holds " + n_many + " experts, and by " + few +
+            " where it holds " + n_few + ": " + per_expert + " per local expert, as if each expert's six "
+            "GEMMs and its casts, forward and backward, were launched one by one at several times the "
+            "fitted kernel cost (a per-expert loop of cuBLAS calls, driven from the host, would run so; the "
+            "26.x rows on the same layouts do not).")
+    spread = scale_spread(all_rows, "TRN1-MLM-G67")
+    if spread:
+        faster, lo, hi = spread
+        text += (f" The Megatron-LM-on-Neuron rows on {hi} chips are measured {faster} faster per chip than "
+                 f"those on {lo} chips with the same layout and micro-batches a step (tensor parallel 8, "
+                 "one sequence a micro-batch, 16 of them a step): no mechanism makes a larger cluster "
+                 "faster per chip, so the spread is the releases' (their notes: SDK 2.3 to 2.13).")
+    return text
 
 
 def not_met(all_rows, lo):
@@ -750,7 +789,7 @@ def not_met(all_rows, lo):
           "on Neuron without a fused attention kernel, as its Megatron-LM parent ran (leave-one-source-out "
           "15.0% -> 14.2%: NeMo on Neuron left out 31.7% -> 24.8%, its Llama 2 rows at 4,096 tokens from "
           "+70% to +40%, NeuronX Distributed 11.0% -> 7.3%, Megatron-LM on Neuron 19.9% -> 22.7%; held-out "
-          "10.5% -> 10.6%; tried again on the present model: 14.9% -> 14.1%, held-out 10.3% -> 10.5%, in "
+          "10.5% -> 10.6%; tried again before the per-expert launches above: 14.9% -> 14.1%, held-out 10.3% -> 10.5%, in "
           "sample 8.4% -> 8.1%, the same families moved alike): the score matrix through HBM weighs four "
           "times as much against a Llama 2 7B layer at 4,096 tokens as against a GPT-3 23B layer at 2,048, "
           "the pattern the rows show, but it narrows the gap between the port's Llama and GPT rows from "

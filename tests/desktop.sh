@@ -21,4 +21,16 @@ for f in presets/scenarios/*.json; do
     exit 1
   fi
 done
+# A frame count that is no whole number is refused before any window opens, naming the flag.
+for bad in 0x10 99999999999999999999 -1; do
+  set +e
+  msg=$("$app" --frames "$bad" 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  if [ "$rc" -ne 2 ] || [[ "$msg" != "error: --frames:"* ]]; then
+    echo "desktop: --frames $bad: exit $rc, message: $msg" >&2
+    exit 1
+  fi
+  passed=$((passed + 1))
+done
 echo "desktop: $passed passed, 0 failed"

@@ -357,6 +357,14 @@ TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
   for (const char* part : {"attention", "memory_bound", "ep_comm"})
     EXPECT_DOUBLE_EQ(breakdown_of(each, part), breakdown_of(grouped, part)) << part;
   EXPECT_LE(breakdown_of(each, "dp_comm"), breakdown_of(grouped, "dp_comm"));
+  // Shared experts are one dense MLP, launched once whatever the flag.
+  s.model.moe_shared_experts = 4;
+  const double shared_each = breakdown_of(estimate(s), "matmul");
+  s.framework.per_expert_gemms = false;
+  const double shared_grouped = breakdown_of(estimate(s), "matmul");
+  EXPECT_NEAR(shared_each - shared_grouped, layers * mbs * 6 * (local - 1) * 10e-6, 1e-12);
+  s.framework.per_expert_gemms = true;
+  s.model.moe_shared_experts = 0;
   s.model.moe_experts = 0;  // a dense model has no experts to launch one by one
   s.plan.ep = 1;
   const double dense_each = estimate(s).step_time_s;

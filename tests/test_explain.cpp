@@ -7,6 +7,7 @@
 #include <random>
 #include <regex>
 #include <string>
+#include <tuple>
 
 #include "core/cost.hpp"
 #include "core/labels.hpp"
@@ -214,30 +215,65 @@ TEST(Explain, APowerCapIsNamedBesideThePeak) {
   EXPECT_NE(peak.find("at 75.0% of its clock under the 211 W cap (power_limit_w)"), std::string::npos) << peak;
 }
 
-// A communication term names the framework's share of it that runs hidden, with that share's
-// value and source: the data-parallel reduction of a Megatron job its dp_overlap.
-TEST(Explain, CommunicationTermsNameTheirOverlap) {
+namespace {
+
+// The default scenario on p5.48xlarge nodes under Megatron.
+tc::io::Json megatron_on_p5(int nodes) {
   tc::io::Json doc = tc::io::Json::parse(tc::io::embedded_contents("presets/scenarios/default.json"));
   doc["instance"] = "p5.48xlarge";
   doc.erase("chips");
-  doc["nodes"] = 4;
+  doc["nodes"] = nodes;
   doc["framework"] = "megatron";
-  doc["parallel"] = {{"tp", 8}, {"pp", 1}, {"dp", 4}, {"zero", 1}};
+  return doc;
+}
+
+// The input `name` of a step term's explanation as "value: source", or "(not named)".
+std::string term_input(const tc::io::Json& doc, const std::string& term, const std::string& name) {
   const tc::io::Job job = tc::io::parse_job(doc, lib(), "d");
   const tc::io::Result r = tc::io::evaluate(job, lib());
-  const tc::FrameworkProfile& f = job.spec.scenario.framework;
-  for (const auto& [term, share] : {std::pair<std::string, double>{"dp_comm", f.dp_overlap}, {"tp_comm", f.tp_overlap}}) {
-    const tc::io::Explanation x = tc::io::explain_step_term(r, job, lib(), term);
-    const std::string knob = term == "dp_comm" ? "dp_overlap" : "tp_overlap";
-    bool named = false;
-    for (const auto& in : x.inputs)
-      if (in.name == knob) {
-        named = true;
-        EXPECT_EQ(in.value, tc::io::format_fixed(share, 2) + " (megatron)");
-        EXPECT_NE(in.source.find("confidence"), std::string::npos) << in.source;  // the preset's dated note
-      }
-    EXPECT_TRUE(named) << tc::io::explanation_text(x);
+  for (const auto& in : tc::io::explain_step_term(r, job, lib(), term).inputs)
+    if (in.name == name) return in.value + ": " + in.source;
+  return "(not named)";
+}
+
+}  // namespace
+
+// A communication term names the framework's share of it that runs hidden, with that share's
+// value and source: the preset's dated note, the scenario's own figure when an inline framework
+// changes it, the model's default where the profile sets none.
+TEST(Explain, CommunicationTermsNameTheirOverlap) {
+  tc::io::Json doc = megatron_on_p5(4);
+  doc["parallel"] = {{"tp", 8}, {"pp", 1}, {"dp", 4}, {"zero", 1}};
+  const tc::FrameworkProfile& f = *lib().framework("megatron");
+  for (const auto& [term, knob, share] : {std::tuple<std::string, std::string, double>{"dp_comm", "dp_overlap", f.dp_overlap},
+                                          {"tp_comm", "tp_overlap", f.tp_overlap}}) {
+    const std::string got = term_input(doc, term, knob);
+    EXPECT_EQ(got.substr(0, got.find(':')), tc::io::format_fixed(share, 2) + " (megatron)") << got;
+    EXPECT_NE(got.find("confidence"), std::string::npos) << got;
   }
+  tc::io::Json inline_doc = doc;
+  inline_doc["framework"] = {{"base", "megatron"}, {"dp_overlap", 0.2}};
+  const std::string own = term_input(inline_doc, "dp_comm", "dp_overlap");
+  EXPECT_NE(own.find("0.20 (megatron): as the scenario gives it"), std::string::npos) << own;
+  tc::io::Json fsdp = doc;
+  fsdp["framework"] = "fsdp";
+  fsdp["model"] = "mixtral-8x7b";
+  fsdp["parallel"] = {{"tp", 1}, {"pp", 1}, {"dp", 32}, {"ep", 8}, {"zero", 1}};
+  const std::string dflt = term_input(fsdp, "ep_comm", "ep_overlap");
+  EXPECT_NE(dflt.find("profile fsdp does not set it"), std::string::npos) << dflt;
+}
+
+// Attention's rate is the 16-bit peak at the efficiency of the kernel class the stack runs, also
+// in an FP8 job (FP8 recipes keep attention in BF16).
+TEST(Explain, AttentionNamesTheRateItRunsAt) {
+  tc::io::Json doc = megatron_on_p5(1);
+  doc["precision"] = "fp8";
+  const tc::Accelerator& a = *lib().accelerator("h100-sxm");
+  const std::string want = tc::io::format_fixed(a.peak_tflops[static_cast<int>(tc::Precision::bf16)], 0) +
+                           " TFLOP/s bf16 x " + tc::io::format_fixed(100 * a.cal.attention_v3_efficiency, 1) +
+                           "%, a FlashAttention-3-class kernel";
+  const std::string rate = term_input(doc, "attention", "attention rate");
+  EXPECT_EQ(rate.substr(0, want.size()), want) << rate;
 }
 
 // CSV and Markdown cells carry plain decimals and the price's tier, region, date and rate.

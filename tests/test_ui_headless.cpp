@@ -574,6 +574,14 @@ TEST_F(Headless, TheMirrorCarriesBandBillClaimsAndInputs) {
   frames(1);
   EXPECT_FALSE(state.current.ok);
   EXPECT_NE(state.current.error.find("global_batch"), std::string::npos) << state.current.error;
+  // Hexadecimal or padded text is no number either (strtod alone would read "0x10" as 16).
+  for (const char* text : {"0x10", " 8"}) {
+    EXPECT_TRUE(set_mirror_input(state, "nodes", text));
+    EXPECT_EQ(state.doc["nodes"], text);
+    frames(1);
+    EXPECT_FALSE(state.current.ok) << text;
+    EXPECT_NE(state.current.error.find("nodes"), std::string::npos) << state.current.error;
+  }
   EXPECT_FALSE(set_mirror_input(state, "training.epochs", "1")) << "only the main inputs";
 
   // An import error is listed with the other banners.

@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/frame.hpp"
+#include "io/json_util.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
@@ -102,7 +104,13 @@ int main(int argc, char** argv) {
     if (a == "--presets" && i + 1 < argc) {
       preset_paths.push_back(argv[++i]);
     } else if (a == "--frames" && i + 1 < argc) {
-      max_frames = std::atoi(argv[++i]);
+      // A count, read as every input is (atoi of a long run of digits is undefined).
+      const std::optional<double> n = tc::io::whole_number(argv[++i]);
+      if (!n || *n < 0 || *n > 1e9 || *n != static_cast<int>(*n)) {
+        std::fprintf(stderr, "error: --frames: must be a whole number from 0 to 1000000000 (got \"%s\")\n", argv[i]);
+        return 2;
+      }
+      max_frames = static_cast<int>(*n);
     } else if (a == "-h" || a == "--help") {
       std::puts("usage: traincalc-desktop [SCENARIO.json] [--presets FILE.json]... [--frames N]");
       return 0;

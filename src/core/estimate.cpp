@@ -156,14 +156,17 @@ struct Ctx {
   double kernel_s() const { return cal().kernel_overhead_us * 1e-6; }
 
   // Forward and backward of `count` same-shaped weight matrices run as one grouped GEMM per pass
-  // (Megatron-Core's grouped GEMM over local experts: one launch, count problems); count = 1 is a
-  // plain linear layer. Frozen weights skip the weight gradient.
+  // (Megatron-Core's grouped GEMM over local experts: count problems); count = 1 is a plain linear
+  // layer. Each pass pays `launches` kernel costs: one for a grouped kernel, one per matrix where a
+  // stack launches them one by one. Their tiles still share the waves (tile_fill over count): the
+  // per-expert launches run on a few streams side by side. Frozen weights skip the weight gradient.
   struct Pass {
     double fwd = 0, bwd = 0;
   };
-  Pass linear(double M, double N, double K, bool frozen, double count = 1, bool unquantized = false) const {
+  Pass linear(double M, double N, double K, bool frozen, double count = 1, bool unquantized = false,
+              double launches = 1) const {
     if (count <= 0 || M <= 0) return {};
-    const double launch = (sc.framework.per_expert_gemms ? std::max(1.0, count) : 1.0) * kernel_s();
+    const double launch = launches * kernel_s();
     const double dgrad = gemm_work_s(M, K, N, count, unquantized) + launch;
     const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, unquantized) + launch;
     return {gemm_work_s(M, N, K, count, unquantized) + launch, dgrad + wgrad};
@@ -278,10 +281,12 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     const double tokens_per_expert = T * m.moe_top_k * (static_cast<double>(pl.ep) * x.etp / t) / m.moe_experts;
     const double et = x.etp, expert_in = (m.gated_ffn ? 2.0 : 1.0) * f / et;
     // Every local expert runs the same GEMMs, grouped: one evaluation times the count keeps the
-    // time bounded for any number of experts.
+    // time bounded for any number of experts. A stack that launches them expert by expert pays a
+    // launch each; the shared experts below are one dense MLP either way.
     const double n_local = std::ceil(local_experts);
-    add(x.linear(tokens_per_expert, expert_in, h, frozen, n_local));
-    add(x.linear(tokens_per_expert, h, f / et, frozen, n_local));
+    const double launches = x.sc.framework.per_expert_gemms ? n_local : 1.0;
+    add(x.linear(tokens_per_expert, expert_in, h, frozen, n_local, false, launches));
+    add(x.linear(tokens_per_expert, h, f / et, frozen, n_local, false, launches));
     add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
     add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
     add(x.linear(T, m.moe_experts, h, frozen));

@@ -229,7 +229,9 @@ struct TermModel {
 const TermModel kTermModels[] = {
     {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency x SMs its output tiles "
                "keep busy), bytes / HBM) + kernel cost, x micro-batches per step (roofline, Williams et al. 2009; "
-               "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide)", "peak_tflops"},
+               "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide); a layer's local "
+               "experts as one grouped GEMM, or one kernel cost per expert where the stack launches them one by "
+               "one (per_expert_gemms)", "peak_tflops"},
     {"attention", "fused attention kernel at the attention efficiency of peak (its own for FlashAttention-3-class "
                   "kernels), causal half skipped, backward 2.5 forwards, plus the softmax's exponentials and "
                   "scalar FP32 work on a GPU (added to FlashAttention-2-class kernels, overlapped by "
@@ -237,7 +239,8 @@ const TermModel kTermModels[] = {
                   "through HBM (Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
                      "framework's separately launched kernels at the kernel cost", "hbm_tb_per_s"},
-    {"recompute", "full: the forward again of the layers recomputed (all, or recompute_layers of each stage); "
+    {"recompute", "full: the forward again, its collectives included, of the layers recomputed (all, or "
+                  "recompute_layers of each stage); "
                   "selective: the attention core (Korthikanti et al. 2022), or with per-op checkpointing every "
                   "other matmul and the elementwise work", "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
@@ -245,7 +248,8 @@ const TermModel kTermModels[] = {
                 "(none when the tp group spans nodes)", ""},
     {"cp_comm", "the K/V ring exposed beyond the attention kernel (Liu et al. 2023)", ""},
     {"ep_comm", "dispatch and combine all-to-alls, forward and backward (Lepikhin et al. 2021), minus the "
-                "framework's overlap", ""},
+                "framework's overlap on the steady-state micro-batches of a 1F1B pipeline, (m - pp + 1) / m of "
+                "them (none without a pipeline)", ""},
     {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021)", ""},
     {"pp_bubble", "(pp - 1) / vpp micro-batch times of the 1F1B schedule (Narayanan et al. 2021, Section 2.2)", ""},
     {"dp_comm", "the gradient all-reduce (ZeRO-1/2: reduce-scatter, and the parameter all-gather) less the share "
@@ -263,17 +267,50 @@ ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
           preset_source(lib, "instance", job.spec.instance_id, "intra.gb_per_s_per_chip", i.source)};
 }
 
-// The framework's share of a communication term that runs hidden, with where the share comes from.
-const char* overlap_knob(const std::string& term) {
-  return term == "tp_comm" ? "tp_overlap" : term == "ep_comm" ? "ep_overlap" : term == "dp_comm" ? "dp_overlap" : nullptr;
+// The framework's share of a communication term that runs hidden, and where the share comes from:
+// the preset's source note, or the scenario when its inline framework changes the preset's value.
+struct OverlapKnob {
+  const char* term;
+  const char* knob;
+  double FrameworkProfile::*share;
+};
+const OverlapKnob kOverlapKnobs[] = {{"tp_comm", "tp_overlap", &FrameworkProfile::tp_overlap},
+                                     {"ep_comm", "ep_overlap", &FrameworkProfile::ep_overlap},
+                                     {"dp_comm", "dp_overlap", &FrameworkProfile::dp_overlap}};
+
+void add_overlap_input(Explanation& x, const Job& job, const PresetLibrary& lib, const std::string& term) {
+  const FrameworkProfile& f = job.spec.scenario.framework;
+  for (const auto& k : kOverlapKnobs) {
+    if (term != k.term) continue;
+    const FrameworkProfile* preset = lib.framework(f.id);
+    const bool from_preset = preset && preset->*k.share == f.*k.share;
+    const std::string source =
+        from_preset ? preset_source(lib, "framework", f.id, k.knob,
+                                    "profile " + f.id + " does not set it: the model's default")
+                    : std::string("as the scenario gives it (its inline framework)");
+    x.inputs.push_back({k.knob, format_fixed(f.*k.share, 2) + " (" + f.id + ")", source});
+  }
 }
 
-ExplainInput overlap_input(const Job& job, const PresetLibrary& lib, const char* knob) {
-  const FrameworkProfile& f = job.spec.scenario.framework;
-  const double share = std::string(knob) == "tp_overlap" ? f.tp_overlap
-                       : std::string(knob) == "ep_overlap" ? f.ep_overlap
-                                                           : f.dp_overlap;
-  return {knob, format_fixed(share, 2) + " (" + f.id + ")", preset_source(lib, "framework", f.id, knob, "")};
+// The rate attention's GEMMs run at: the 16-bit peak (FP8 and FP4 recipes keep attention in BF16)
+// times the efficiency of the kernel class the stack runs (core/estimate.cpp, layer_attention).
+ExplainInput attention_input(const Job& job, const PresetLibrary& lib) {
+  const Scenario& s = job.spec.scenario;
+  const AcceleratorCalibration& c = s.accelerator.cal;
+  const Precision math = matmul_precision(s);
+  const Precision p = math == Precision::fp8 || math == Precision::fp4 ? Precision::bf16 : math;
+  const bool v3 = s.flash_attention && s.framework.attention_v3_kernels && c.attention_v3_efficiency > 0;
+  const double eff = !s.flash_attention ? c.matmul_efficiency_max : v3 ? c.attention_v3_efficiency : c.attention_efficiency;
+  std::string value = format_fixed(peak_tflops(s.accelerator, p), 0) + " TFLOP/s " + to_string(p) + " x " +
+                      percent(eff) + (!s.flash_attention ? ", unfused: batched GEMMs at the matmul efficiency"
+                                      : v3             ? ", a FlashAttention-3-class kernel"
+                                                       : ", a FlashAttention-2-class kernel");
+  std::string source = accelerator_source(lib, job, "peak_tflops");
+  if (s.flash_attention && s.accelerator.exp_tera_per_s > 0) {
+    value += "; softmax exponentials at " + format_fixed(s.accelerator.exp_tera_per_s, 1) + " T/s";
+    source += "; exponentials: " + accelerator_source(lib, job, "exp_tera_per_s");
+  }
+  return {"attention rate", value, source};
 }
 
 }  // namespace
@@ -291,7 +328,9 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
                 band_of(r, value, BandSide::time, format_duration) + " (the band is the whole step's)"};
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum), "plan " + plan_short(r.est.plan)});
   const Accelerator& a = job.spec.scenario.accelerator;
-  if (m && *m->calibration) {
+  if (term == "attention") {
+    x.inputs.push_back(attention_input(job, lib));
+  } else if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
     x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",
                                           accelerator_source(lib, job, "hbm_tb_per_s")}
@@ -303,7 +342,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
     x.inputs.push_back({"GEMM units", std::to_string(a.gemm_units) + " SMs, " + std::to_string(a.gemm_tile_m) +
                                           " x " + std::to_string(a.gemm_tile_n) + " output tiles",
                         accelerator_source(lib, job, "gemm_units")});
-  if (const char* knob = overlap_knob(term)) x.inputs.push_back(overlap_input(job, lib, knob));
+  add_overlap_input(x, job, lib, term);
   x.inputs.push_back(calibration_input(job, lib));
   return x;
 }

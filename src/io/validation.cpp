@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "io/job.hpp"
@@ -81,6 +82,17 @@ Json number_or_string(const std::string& s) {
     return v;
   }
   return s;
+}
+
+// The digits after `key` in a row's notes ("head_dim 128"), as the scenario parser will check them
+// (atoi of a long run of digits is undefined), or nothing when the notes do not say.
+std::optional<Json> number_in_notes(const std::string& notes, const std::string& key) {
+  const size_t at = notes.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  size_t end = at + key.size();
+  while (end < notes.size() && std::isdigit(static_cast<unsigned char>(notes[end]))) ++end;
+  if (end == at + key.size()) return std::nullopt;
+  return number_or_string(notes.substr(at + key.size(), end - at - key.size()));
 }
 
 // A positive finite measurement, or 0 when the cell is empty; anything else is the row's problem.
@@ -219,8 +231,7 @@ Json model_for_run(const PublishedRun& run, const Json& profile, const PresetLib
   if (contains(name, "GPT") && !contains(name, "OSS")) model["biases"] = true;
   // The CSV has no head_dim column; rows whose heads do not span the hidden size say it in notes.
   const std::string row_notes = field(run, "notes");
-  const size_t hd = row_notes.find("head_dim ");
-  if (hd != std::string::npos) model["head_dim"] = std::atoi(row_notes.c_str() + hd + 9);
+  if (const auto hd = number_in_notes(row_notes, "head_dim ")) model["head_dim"] = *hd;
   if (!field(run, "moe_experts").empty()) {
     model["moe_experts"] = num("moe_experts");
     model["moe_top_k"] = num("moe_top_k");
@@ -228,8 +239,7 @@ Json model_for_run(const PublishedRun& run, const Json& profile, const PresetLib
   // A published architecture takes the rest of its shape from its preset, the row's columns
   // winning; a row that says how many of its (cut) layers are dense overrides the preset's.
   if (const ModelShape* preset = preset_named(lib, name)) model["base"] = preset->id;
-  const size_t dl = row_notes.find("dense_layers=");
-  if (dl != std::string::npos) model["dense_layers"] = std::atoi(row_notes.c_str() + dl + 13);
+  if (const auto dl = number_in_notes(row_notes, "dense_layers=")) model["dense_layers"] = *dl;
   return model;
 }
 
@@ -263,7 +273,7 @@ Json instance_for_run(const PublishedRun& run, const PresetLibrary& lib, std::ve
           i.accelerator_id != run.accelerator.substr(1))
         continue;
       const double per_chip = i.inter_node_gbps / i.chips_per_node;
-      inst["inter_node_gbps"] = per_chip * std::atof(field(run, "chips_per_node").c_str());
+      inst["inter_node_gbps"] = per_chip * per_node;
       notes.push_back("inter_node_gbps: not stated; " + format_number(per_chip) + " Gbit/s per chip as on " + i.id);
       break;
     }

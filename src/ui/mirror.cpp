@@ -110,9 +110,9 @@ bool set_mirror_input(AppState& s, const std::string& path, const std::string& t
   if (path == "nodes" || path == "global_batch") {
     // A whole number goes in as a number; anything else as typed, so that the scenario's own
     // check names the field ("nodes: must be a number"), as an imported file's would.
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    const bool whole = end && *end == 0 && !text.empty() && std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15;
+    const std::optional<double> n = io::whole_number(text);
+    const double v = n.value_or(0);
+    const bool whole = n && v == std::floor(v) && std::fabs(v) < 1e15;
     if (path == "nodes") doc_erase(s.doc, "chips");
     doc_set(s.doc, path, whole ? io::Json(static_cast<long long>(v)) : io::Json(text));
   } else if (path == "instance") {
