@@ -271,7 +271,7 @@ TEST(Explain, AttentionNamesTheRateItRunsAt) {
   const tc::Accelerator& a = *lib().accelerator("h100-sxm");
   const std::string want = tc::io::format_fixed(a.peak_tflops[static_cast<int>(tc::Precision::bf16)], 0) +
                            " TFLOP/s bf16 x " + tc::io::format_fixed(100 * a.cal.attention_v3_efficiency, 1) +
-                           "%, a FlashAttention-3-class kernel";
+                           "% (FlashAttention-3 class)";
   const std::string rate = term_input(doc, "attention", "attention rate");
   EXPECT_EQ(rate.substr(0, want.size()), want) << rate;
 }

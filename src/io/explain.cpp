@@ -63,16 +63,20 @@ ExplainInput chips_input(const Result& r, const Job& job) {
           scenario_field("nodes") + " x " + std::to_string(job.spec.node_chips) + " chips per " + job.spec.instance_id};
 }
 
-ExplainInput peak_input(const Job& job, const PresetLibrary& lib) {
-  // The peak the matrix math runs at, as MFU counts it (BF16 for an auto-cast FP32 job).
-  const Precision p = matmul_precision(job.spec.scenario);
+// A peak at precision p, at the clock a power cap allows (core/estimate.hpp).
+std::string peak_value(const Job& job, Precision p) {
   std::string value = format_fixed(peak_tflops(job.spec.scenario.accelerator, p), 0) + " TFLOP/s " + to_string(p);
-  // A chip capped below its power computes at the clock the cap allows (core/estimate.hpp).
   const double clock = power_limited_clock_fraction(job.spec.scenario);
   if (clock < 1)
     value += ", at " + percent(clock) + " of its clock under the " +
              format_fixed(job.spec.scenario.power_limit_w, 0) + " W cap (power_limit_w)";
-  return {"dense peak per chip", value, accelerator_source(lib, job, "peak_tflops")};
+  return value;
+}
+
+// The peak the matrix math runs at, as MFU counts it (BF16 for an auto-cast FP32 job).
+ExplainInput peak_input(const Job& job, const PresetLibrary& lib) {
+  return {"dense peak per chip", peak_value(job, matmul_precision(job.spec.scenario)),
+          accelerator_source(lib, job, "peak_tflops")};
 }
 
 ExplainInput calibration_input(const Job& job, const PresetLibrary& lib) {
@@ -229,34 +233,31 @@ struct TermModel {
 const TermModel kTermModels[] = {
     {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency x SMs its output tiles "
                "keep busy), bytes / HBM) + kernel cost, x micro-batches per step (roofline, Williams et al. 2009; "
-               "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide); a layer's local "
-               "experts as one grouped GEMM, or one kernel cost per expert where the stack launches them one by "
-               "one (per_expert_gemms)", "peak_tflops"},
-    {"attention", "fused attention kernel at the attention efficiency of peak (its own for FlashAttention-3-class "
-                  "kernels), causal half skipped, backward 2.5 forwards, plus the softmax's exponentials and "
-                  "scalar FP32 work on a GPU (added to FlashAttention-2-class kernels, overlapped by "
-                  "FlashAttention-3-class ones); without a fused kernel, two batched GEMMs and the score matrix "
-                  "through HBM (Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
+               "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide); local experts as "
+               "one grouped GEMM, or a kernel cost each (per_expert_gemms)", "peak_tflops"},
+    {"attention", "fused kernel at the attention rate, causal half skipped, backward 2.5 forwards, plus the "
+                  "softmax's exponentials and FP32 work on a GPU (added for FlashAttention-2-class kernels, "
+                  "overlapped by FlashAttention-3-class ones); unfused: batched GEMMs and the scores through HBM "
+                  "(Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
                      "framework's separately launched kernels at the kernel cost", "hbm_tb_per_s"},
-    {"recompute", "full: the forward again, its collectives included, of the layers recomputed (all, or "
-                  "recompute_layers of each stage); "
-                  "selective: the attention core (Korthikanti et al. 2022), or with per-op checkpointing every "
-                  "other matmul and the elementwise work", "peak_tflops"},
+    {"recompute", "full: the forward again (collectives included) of the recomputed layers (all, or "
+                  "recompute_layers a stage); "
+                  "selective: the attention core (Korthikanti et al. 2022), or every other matmul and the "
+                  "elementwise work (per-op checkpointing)", "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
                 "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
                 "(none when the tp group spans nodes)", ""},
     {"cp_comm", "the K/V ring exposed beyond the attention kernel (Liu et al. 2023)", ""},
     {"ep_comm", "dispatch and combine all-to-alls, forward and backward (Lepikhin et al. 2021), minus the "
-                "framework's overlap on the steady-state micro-batches of a 1F1B pipeline, (m - pp + 1) / m of "
-                "them (none without a pipeline)", ""},
+                "framework's overlap on a 1F1B pipeline's steady-state micro-batches, (m - pp + 1) / m (none "
+                "without one)", ""},
     {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021)", ""},
     {"pp_bubble", "(pp - 1) / vpp micro-batch times of the 1F1B schedule (Narayanan et al. 2021, Section 2.2)", ""},
-    {"dp_comm", "the gradient all-reduce (ZeRO-1/2: reduce-scatter, and the parameter all-gather) less the share "
-                "dp_overlap of the backward passes it can run behind (the last one; with interleaving, each "
-                "chunk's from its own last backward), never less than the last bucket (Li et al. 2020); a "
-                "gather overlapped with the next forward shows past dp_overlap of it; ZeRO-3 gathers behind "
-                "the previous layer (Zhao et al. 2023)", ""},
+    {"dp_comm", "gradient all-reduce (ZeRO-1/2: reduce-scatter + parameter all-gather) less dp_overlap of the "
+                "backwards it can hide behind (with interleaving, each chunk's last), at least the last bucket "
+                "(Li et al. 2020); a gather overlapped with the next forward likewise; ZeRO-3 gathers behind the "
+                "previous layer (Zhao et al. 2023)", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
 };
 
@@ -287,7 +288,7 @@ void add_overlap_input(Explanation& x, const Job& job, const PresetLibrary& lib,
     const std::string source =
         from_preset ? preset_source(lib, "framework", f.id, k.knob,
                                     "profile " + f.id + " does not set it: the model's default")
-                    : std::string("as the scenario gives it (its inline framework)");
+                    : std::string("as the scenario gives it");
     x.inputs.push_back({k.knob, format_fixed(f.*k.share, 2) + " (" + f.id + ")", source});
   }
 }
@@ -301,10 +302,8 @@ ExplainInput attention_input(const Job& job, const PresetLibrary& lib) {
   const Precision p = math == Precision::fp8 || math == Precision::fp4 ? Precision::bf16 : math;
   const bool v3 = s.flash_attention && s.framework.attention_v3_kernels && c.attention_v3_efficiency > 0;
   const double eff = !s.flash_attention ? c.matmul_efficiency_max : v3 ? c.attention_v3_efficiency : c.attention_efficiency;
-  std::string value = format_fixed(peak_tflops(s.accelerator, p), 0) + " TFLOP/s " + to_string(p) + " x " +
-                      percent(eff) + (!s.flash_attention ? ", unfused: batched GEMMs at the matmul efficiency"
-                                      : v3             ? ", a FlashAttention-3-class kernel"
-                                                       : ", a FlashAttention-2-class kernel");
+  const char* kernel = !s.flash_attention ? " (unfused GEMMs)" : v3 ? " (FlashAttention-3 class)" : " (FlashAttention-2 class)";
+  std::string value = peak_value(job, p) + " x " + percent(eff) + kernel;
   std::string source = accelerator_source(lib, job, "peak_tflops");
   if (s.flash_attention && s.accelerator.exp_tera_per_s > 0) {
     value += "; softmax exponentials at " + format_fixed(s.accelerator.exp_tera_per_s, 1) + " T/s";
