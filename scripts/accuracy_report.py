@@ -798,7 +798,14 @@ def not_met(all_rows, lo):
           "256 elements of the inner dimension, rate x K / (K + 256) on GPUs, which slows the narrow "
           "tensor-parallel GEMMs that SimuMax's tp8 rows over-predict (leave-one-source-out 14.8% -> 15.0%: "
           "SimuMax 5.7% -> 5.1%, MosaicML 7.8% -> 8.9%, MLPerf 3.5% -> 4.2%; held-out 10.2% either way, in "
-          "sample 8.3% -> 8.2%) (2026-12-02).", "", found_by_comparing_rows(all_rows)]
+          "sample 8.3% -> 8.2%); a token dispatcher that sends a token once to each rank holding any of "
+          "its experts (DeepEP and HybridEP, Megatron-Core's flex dispatcher, as recalled; the expected "
+          "number of distinct ranks among top_k experts drawn without repeats) in the megatron profile, "
+          "instead of once per expert: Megatron-Bridge 26.x's Qwen3-30B rows, whose step is a third "
+          "all-to-all, went from -7%..-20% to -10%..+3%, NeMo/Megatron-Bridge left out from 10.4% to 10.0% "
+          "and leave-one-source-out from 14.8% to 14.7%, but held-out from 10.2% to 10.3% (25.11's B200 "
+          "Qwen3-30B row, an older release that shares the profile, +227% -> +252%), and which dispatcher "
+          "the rows ran is not in their source (2026-12-02).", "", found_by_comparing_rows(all_rows)]
 
 
 def main():
