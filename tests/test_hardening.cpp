@@ -480,6 +480,15 @@ TEST(Hardening, OnlyDecimalNotationReadsAsANumber) {
   std::string csv = "id,accelerator,chips,measured_tokens_per_s_per_chip\n";
   tc::io::PublishedRun run = tc::io::read_published_runs(csv + "R1,h100-sxm,8,0x10\n").at(0);
   EXPECT_NE(tc::io::check_run(run, lib()).problem.find("measured_tokens_per_s_per_chip"), std::string::npos);
+  // A count read from a row's notes (atoi of a long run of digits is undefined) is checked the same.
+  tc::io::PublishedRun noted = tc::io::read_published_runs(
+      "id,source,model,layers,hidden,ffn_hidden,heads,kv_heads,seq_len,vocab,accelerator,chips,"
+      "chips_per_node,devices_per_chip,precision,tp,pp,dp,micro_batch,global_batch,"
+      "measured_tokens_per_s_per_chip,software,notes\n"
+      "R1,s,Llama3-8B,32,4096,14336,32,8,8192,128256,h100-sxm,8,8,1,bf16,1,1,8,1,128,9000,NeMo,"
+      "head_dim 99999999999999999999; from a hostile file\n").at(0);
+  EXPECT_NE(tc::io::check_run(noted, lib()).problem.find("head_dim"), std::string::npos)
+      << tc::io::check_run(noted, lib()).problem;
   try {
     tc::io::parse_job_link("#v1&m=llama3.1-8b&i=p5.48xlarge&n=0x10", lib());
     ADD_FAILURE() << "accepted n=0x10";
