@@ -7,6 +7,7 @@
 #include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "core/plan_search.hpp"
+#include "core/text.hpp"
 
 namespace tc {
 namespace {
@@ -370,6 +371,20 @@ TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
   const double dense_each = estimate(s).step_time_s;
   s.framework.per_expert_gemms = false;
   EXPECT_DOUBLE_EQ(estimate(s).step_time_s, dense_each);
+}
+
+// Lists built item by item carry their separator only between items, whatever it is.
+TEST(Text, AppendItemSeparatesOnlyBetweenItems) {
+  std::string list;
+  append_item(list, "a");
+  EXPECT_EQ(list, "a");
+  append_item(list, "b");
+  append_item(list, "c", "; ");
+  EXPECT_EQ(list, "a, b; c");
+  std::string empty_items;
+  append_item(empty_items, "", " | ");
+  append_item(empty_items, "x", " | ");
+  EXPECT_EQ(empty_items, "x");  // an empty list stays without a leading separator
 }
 
 TEST(Estimate, MoreMicroBatchesShrinkTheBubble) {

@@ -1,4 +1,5 @@
 #include "core/bill_extras.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -45,7 +46,7 @@ std::vector<Stored> stored_on(const CostInputs& in, const JobPerf& job, const st
 
 std::string describe(const std::vector<Stored>& v) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : " + ") + x.what;
+  for (const auto& x : v) append_item(s, x.what, " + ");
   return s;
 }
 

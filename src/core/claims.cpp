@@ -1,5 +1,6 @@
 // Claim check: implied utilization and $/hour of a claim, and its verdict with reasons.
 #include "core/claims.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -190,7 +191,7 @@ void check_price(ClaimCheck& c, const Claim& cl, const Platform& pf, const Claim
     } else {
       raise(c, Verdict::implausible);
       std::string pub;
-      for (const auto& r : public_rates(*pf.inst, region)) pub += (pub.empty() ? "" : "; ") + r.what;
+      for (const auto& r : public_rates(*pf.inst, region)) append_item(pub, r.what, "; ");
       c.reasons.push_back(usd(claimed) + "/h cannot be a list price: " + pf.inst->id + " has no public " +
                           cl.tier + " price" + (region.empty() ? "" : " in " + region) + " (public: " + (pub.empty() ? "none" : pub) + ")" + matches);
     }
@@ -338,7 +339,7 @@ void check_bill(ClaimCheck& c, const Claim& cl, const Platform& pf, const ClaimC
                                  " per instance-hour";
         // Every rate it was compared with, so that a reader can see none is near.
         std::string all;
-        for (const auto& r : rates) all += (all.empty() ? "" : ", ") + r.tier + " " + usd(r.usd_per_hour);
+        for (const auto& r : rates) append_item(all, r.tier + " " + usd(r.usd_per_hour));
         if (implied < lo.usd_per_hour * (1 - ctx.price_tolerance)) {
           raise(c, Verdict::implausible);
           c.reasons.push_back(head + ": implausibly cheap, below every public rate (lowest: " + lo.what +
@@ -431,7 +432,7 @@ void judge_spec(ClaimCheck& c, const std::string& what, double claimed,
       c.reasons.push_back(what + " " + fmt("%g", claimed) + " matches the preset's " + fmt("%g", v) + " " + how);
       return;
     }
-    known += (known.empty() ? "" : ", ") + fmt("%g", v) + " " + how;
+    append_item(known, fmt("%g", v) + " " + how);
   }
   if (known.empty()) {
     c.reasons.push_back(what + " not checked: the preset has no figure for it");

@@ -8,6 +8,7 @@
 #include "core/commitments.hpp"
 #include "core/labels.hpp"
 #include "core/owned_cluster.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -59,7 +60,7 @@ std::string missing_price(const Instance& inst, const std::string& who, const st
   std::string elsewhere;
   for (const auto& p : inst.prices)
     if (p.tier == tier && p.price_usd_per_hour > 0)
-      for (const auto& r : p.regions) elsewhere += (elsewhere.empty() ? "" : ", ") + r;
+      for (const auto& r : p.regions) append_item(elsewhere, r);
   if (!elsewhere.empty()) m += " (it has one in " + elsewhere + "; set pricing.region or pricing.instance_regions)";
   return m;
 }
@@ -321,7 +322,7 @@ struct Checks {
     std::string list;
     for (const auto& a : allowed) {
       if (a == v) return;
-      list += (list.empty() ? "" : ", ") + a;
+      append_item(list, a);
     }
     need(false, field, "'" + v + "' is not one of " + list);
   }
@@ -881,7 +882,7 @@ void check_region(const Instance& inst, const std::string& region, Bill& b) {
       std::find(inst.regions_offered.begin(), inst.regions_offered.end(), region) != inst.regions_offered.end())
     return;
   std::string where;
-  for (const auto& r : inst.regions_offered) where += (where.empty() ? "" : ", ") + r;
+  for (const auto& r : inst.regions_offered) append_item(where, r);
   b.warnings.push_back(inst.id + " is not offered in " + region + " (offered in " + where +
                        "; set pricing.region or pricing.instance_regions)");
 }

@@ -1,4 +1,5 @@
 #include "core/plan_search.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -60,7 +61,7 @@ InputProblem no_split(const PlanRequest& rq, int devices) {
   std::string fixed;
   const std::pair<const char*, int> knobs[] = {{"tp", rq.tp}, {"cp", rq.cp}, {"pp", rq.pp}, {"dp", rq.dp}};
   for (const auto& [name, value] : knobs)
-    if (value != kAuto) fixed += (fixed.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(value);
+    if (value != kAuto) append_item(fixed, std::string(name) + " " + std::to_string(value));
   if (fixed.empty())
     return {"parallel", "no tp x cp x pp x dp splits the " + std::to_string(devices) + " devices of the cluster"};
   return {"parallel", "the fixed degrees (" + fixed + ") leave no tp x cp x pp x dp equal to the " +

@@ -1,6 +1,7 @@
 #include "io/compare.hpp"
 
 #include "core/labels.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -68,7 +69,7 @@ std::vector<std::string> comparison_notes(const std::vector<CompareRow>& rows) {
     const std::string& reg = r.result.cost->result.bill.region;
     if (first.empty()) first = reg;
     mixed = mixed || reg != first;
-    regions += (regions.empty() ? "" : ", ") + r.instance_id + " " + reg;
+    append_item(regions, r.instance_id + " " + reg);
   }
   if (mixed) notes.push_back("rows are priced in different regions (" + regions + "): pricing.instance_regions");
   if (own.scenario.accelerator.id.empty()) return notes;
@@ -115,7 +116,7 @@ void add_price_cells(std::vector<std::string>& row, const CompareRow& r, bool hu
   const CostResult& c = r.result.cost->result;
   std::string tier, pricing, region, rate, date, warnings;
   auto add = [](std::string& cell, const std::string& v) {
-    if (cell.find(v) == std::string::npos) cell += (cell.empty() ? "" : " + ") + v;
+    if (cell.find(v) == std::string::npos) append_item(cell, v, " + ");
   };
   for (const auto& t : c.bill.tiers) {
     if (!t.priced) continue;
@@ -125,7 +126,7 @@ void add_price_cells(std::vector<std::string>& row, const CompareRow& r, bool hu
     add(rate, human ? format_usd(t.usd_per_hour) + "/h" : format_fixed(t.usd_per_hour, 4));
     add(date, t.date);
   }
-  for (const auto& w : plain_warnings(r.result)) warnings += (warnings.empty() ? "" : " | ") + w;
+  for (const auto& w : plain_warnings(r.result)) append_item(warnings, w, " | ");
   row.insert(row.end(), {tier, pricing, region, rate, date, warnings});
 }
 
@@ -134,7 +135,7 @@ std::string note_of(const CompareRow& r) {
                      : r.fastest             ? "fastest"
                      : r.cheapest            ? "cheapest"
                                              : "";
-  if (!r.result.cost->result.bill.priced) note += std::string(note.empty() ? "" : "; ") + "no public price for some hours";
+  if (!r.result.cost->result.bill.priced) append_item(note, "no public price for some hours", "; ");
   return note;
 }
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/cost.hpp"
 #include "core/estimate.hpp"
 #include "core/labels.hpp"
+#include "core/text.hpp"
 #include "io/compare.hpp"
 #include "io/report.hpp"
 
@@ -533,7 +534,7 @@ std::string result_explained(const Job& job, const Result& r, const PresetLibrar
     for (const auto& t : b.tiers) xs.push_back(explain_price_tier(t));
   }
   std::string s;
-  for (const auto& x : xs) s += (s.empty() ? "" : "\n") + explanation_text(x);
+  for (const auto& x : xs) append_item(s, explanation_text(x), "\n");
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/estimate.hpp"
+#include "core/text.hpp"
 #include "io/limits.hpp"
 
 namespace tc::io {
@@ -106,7 +107,7 @@ Family identify(Config& c, std::string& type) {
     }
   }
   std::string known;
-  for (const auto& t : hf_model_types()) known += (known.empty() ? "" : ", ") + std::string(t);
+  for (const auto& t : hf_model_types()) append_item(known, std::string(t));
   if (model_type.empty() && arch.empty())
     throw InputError(c.field("model_type"), "missing (required): give model_type or architectures");
   const bool by_type = !model_type.empty();
@@ -398,7 +399,7 @@ HfModel parse_hf_config(const Json& config, const std::string& path, int seq_len
   const std::vector<std::string> unused = c.unused();
   if (!unused.empty()) {
     std::string list;
-    for (const auto& k : unused) list += (list.empty() ? "" : ", ") + k;
+    for (const auto& k : unused) append_item(list, k);
     out.notes.push_back(path + ": not used by the estimate: " + list);
   }
   return out;

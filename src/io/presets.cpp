@@ -10,6 +10,7 @@
 
 #include "core/commitments.hpp"
 #include "core/cost.hpp"
+#include "core/text.hpp"
 #include "io/embedded.hpp"
 #include "io/limits.hpp"
 
@@ -732,7 +733,7 @@ std::vector<SourceNote> read_service(const Json& j, const std::string& path, Ser
   x.confidence = "H";
   for (const auto& n : notes)
     if (n.confidence == "L" || (n.confidence == "M" && x.confidence == "H")) x.confidence = n.confidence;
-  for (const auto& n : notes) x.source += (x.source.empty() ? "" : "; ") + n.cite;
+  for (const auto& n : notes) append_item(x.source, n.cite, "; ");
   return notes;
 }
 
@@ -831,7 +832,7 @@ void merge_document(PresetLibrary& lib, const std::string& label, const Json& do
   const Schema* kind = schema_of(doc);
   if (kind == nullptr) {
     std::string expected;
-    for (const auto& s : kSchemas) expected += std::string(expected.empty() ? "" : ", ") + s.name;
+    for (const auto& s : kSchemas) append_item(expected, s.name);
     throw InputError(path_key(base, "schema"),
                      "unknown schema '" + schema + "'; expected one of: " + expected);
   }

@@ -4,6 +4,7 @@
 
 #include "core/cost.hpp"
 #include "core/params.hpp"
+#include "core/text.hpp"
 #include "io/hf_config.hpp"
 
 namespace tc::io {
@@ -77,7 +78,7 @@ const FrameworkProfile* default_framework(const PresetLibrary& lib, const Accele
 // "megatron runs on NVIDIA GPUs, not on trainium2 (there: neuronx-distributed, fsdp, ...)".
 std::string platform_mismatch(const PresetLibrary& lib, const FrameworkProfile& fw, const Accelerator& a) {
   std::string there;
-  for (const auto& id : lib.framework_ids_on(a)) there += (there.empty() ? "" : ", ") + id;
+  for (const auto& id : lib.framework_ids_on(a)) append_item(there, id);
   return fw.id + " runs on " + (is_neuron(a) ? "NVIDIA GPUs" : "Neuron devices (Trainium, Inferentia)") +
          ", not on " + a.id + " (there: " + there + ")";
 }
@@ -223,7 +224,7 @@ void check_fixed_degrees(const ScenarioSpec& spec) {
   for (const auto& [path, value] : knobs) {
     if (value == kAuto) continue;
     product = count_product({product, value});
-    if (value > 1) named += (named.empty() ? "" : " x ") + std::string(path).substr(9);
+    if (value > 1) append_item(named, std::string(path).substr(9), " x ");
     // tp x cp x pp x dp equals the devices, so the product of the fixed ones divides them.
     if (product > devices || devices % product != 0)
       throw InputError(path, named + " = " + format_number(static_cast<double>(product)) +

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/estimate.hpp"
+#include "core/text.hpp"
 
 namespace tc::io {
 
@@ -37,7 +38,7 @@ int group_runs(const std::string& acc, const std::string& fw) {
   return g ? g->value("runs", 0) : 0;
 }
 
-void add_note(Uncertainty& u, const std::string& note) { u.note += (u.note.empty() ? "" : "; ") + note; }
+void add_note(Uncertainty& u, const std::string& note) { append_item(u.note, note, "; "); }
 
 // Widens the band by the spread of another group's errors (they compound).
 void widen_by(Uncertainty& u, const Json& group) {

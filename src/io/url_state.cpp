@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/text.hpp"
 #include "io/embedded.hpp"
 #include "io/schema.hpp"
 
@@ -262,7 +263,7 @@ Json parse_value(const FieldDef& d, const std::string& v, const std::string& key
         if (v == allowed) return v;
       {
         std::string list;
-        for (auto allowed : d.values) list += (list.empty() ? "" : ", ") + std::string(allowed);
+        for (auto allowed : d.values) append_item(list, std::string(allowed));
         throw InputError(key, "must be one of " + list + " (got " + quote(v) + ")");
       }
     case FieldType::flag:
@@ -303,7 +304,7 @@ std::string price_mix_text(const Json& mix) {
     if (t.contains("usd_per_hour") && t["usd_per_hour"].is_number())
       e += ":u=" + number_text(t["usd_per_hour"].get<double>());
     if (t.contains("discount") && t["discount"].is_number()) e += ":d=" + number_text(t["discount"].get<double>());
-    text += (text.empty() ? "" : ",") + e;
+    append_item(text, e, ",");
   }
   return text;
 }
@@ -334,7 +335,7 @@ std::string value_text(const FieldDef& d, const Json& v) {
       std::string text;
       if (v.is_array())
         for (const auto& x : v)
-          if (x.is_string()) text += (text.empty() ? "" : ",") + x.get<std::string>();
+          if (x.is_string()) append_item(text, x.get<std::string>(), ",");
       return text;
     }
     case FieldType::integer:
@@ -353,7 +354,7 @@ std::string value_text(const FieldDef& d, const Json& v) {
       std::string text;
       if (v.is_object())
         for (const auto& [k, x] : v.items())
-          if (x.is_string()) text += (text.empty() ? "" : ",") + k + ":" + x.get<std::string>();
+          if (x.is_string()) append_item(text, k + ":" + x.get<std::string>(), ",");
       return text;
     }
     case FieldType::list:

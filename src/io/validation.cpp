@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/text.hpp"
 #include "io/job.hpp"
 #include "io/uncertainty.hpp"
 
@@ -369,7 +370,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
   }
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
   std::string defaults;
-  for (const auto& n : notes) defaults += (defaults.empty() ? "" : "; ") + n;
+  for (const auto& n : notes) append_item(defaults, n, "; ");
   if (!defaults.empty()) doc["description"] = "defaults: " + defaults;
   return doc;
 }
@@ -417,7 +418,7 @@ ValidationSummary summarize(const std::vector<RunCheck>& checks) {
   for (const auto& c : checks) {
     if (c.problem.empty() && !c.run.known_issue.empty()) {
       ++s.known_issues;
-      s.known += (s.known.empty() ? "" : "; ") + c.run.id + " (" + c.run.known_issue + ")";
+      append_item(s.known, c.run.id + " (" + c.run.known_issue + ")", "; ");
       continue;
     }
     if (c.problem.empty()) {
@@ -426,7 +427,7 @@ ValidationSummary summarize(const std::vector<RunCheck>& checks) {
       continue;
     }
     ++s.failed;
-    s.failures += (s.failures.empty() ? "" : "; ") + c.run.id + " (" + c.problem + ")";
+    append_item(s.failures, c.run.id + " (" + c.problem + ")", "; ");
   }
   s.mean_abs_error = s.rows ? abs_sum / s.rows : 0;
   return s;

@@ -1,4 +1,5 @@
 // Where every figure of the current model, instance and accelerator comes from.
+#include "core/text.hpp"
 #include "ui/format.hpp"
 #include "ui/panels.hpp"
 #include "ui/widgets.hpp"
@@ -21,7 +22,7 @@ void notes_table(const AppState& s, const char* kind, const std::string& id) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       std::string fields;
-      for (const auto& f : n->fields) fields += (fields.empty() ? "" : ", ") + f;
+      for (const auto& f : n->fields) append_item(fields, f);
       text_wrapped(fields.empty() ? "all" : fields);
       ImGui::TableNextColumn();
       text_wrapped(n->cite);

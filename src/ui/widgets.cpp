@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/text.hpp"
 #include "io/schema.hpp"
 
 namespace tc::ui {
@@ -60,7 +61,7 @@ void sources_tooltip(const AppState& s, const char* kind, const std::string& id,
   }
   for (const auto* n : notes) {
     std::string fields;
-    for (const auto& f : n->fields) fields += (fields.empty() ? "" : ", ") + f;
+    for (const auto& f : n->fields) append_item(fields, f);
     text_colored(kColorAccent, fields.empty() ? std::string("all fields") : fields);
     text(n->cite);
     text_disabled(n->date + ", confidence " + n->confidence + " (" + n->file + ")");
