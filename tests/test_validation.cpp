@@ -43,6 +43,25 @@ TEST(Validation, SoftwarePicksTheProfile) {
   EXPECT_EQ(read_published_runs(std::string(kHeader) + row("megatron-core"))[0].framework, "megatron");
 }
 
+// A release entry keeps its profile and its fitted constants and changes only what it names:
+// Megatron-Bridge 25.11 launches local experts one by one, so a mixture of experts runs slower
+// than under today's Megatron-Bridge, and a dense model exactly as fast.
+TEST(Validation, AReleaseEntryChangesOnlyWhatItNames) {
+  auto predicted = [&](const std::string& software, const std::string& model) {
+    std::string r = row(software);
+    r.replace(r.find("Llama3-8B,32,4096,14336,32,8,8192,128256,,"), std::string("Llama3-8B,32,4096,14336,32,8,8192,128256,,").size(),
+              model);
+    const RunCheck c = check_run(read_published_runs(std::string(kHeader) + r)[0], lib());
+    EXPECT_TRUE(c.problem.empty()) << c.problem;
+    EXPECT_EQ(c.run.framework, "megatron");
+    return c.predicted_tokens_per_s_per_chip;
+  };
+  const std::string moe = "Qwen3-30B-A3B,48,2048,768,32,4,4096,151936,128,8";
+  const std::string dense = "Llama3-8B,32,4096,14336,32,8,8192,128256,,";
+  EXPECT_LT(predicted("Megatron-Bridge 25.11", moe), 0.99 * predicted("Megatron-Bridge", moe));
+  EXPECT_DOUBLE_EQ(predicted("Megatron-Bridge 25.11", dense), predicted("Megatron-Bridge", dense));
+}
+
 TEST(Validation, UnknownOrEmptySoftwareTakesTheDefaultAndSaysSo) {
   const auto unknown = read_published_runs(std::string(kHeader) + row("MyFork 0.1"))[0];
   EXPECT_EQ(unknown.framework, "megatron");

@@ -368,6 +368,10 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
     if (const Accelerator* a = lib.accelerator(run.accelerator)) memory["name"] = a->name + " with the row's memory";
     doc["instance"]["accelerator"] = memory;
   }
+  // A release whose kernels differ from its profile's (Megatron-Bridge 25.11: local experts launched
+  // one by one) keeps the profile's fitted constants and changes only that.
+  if (profile.contains("per_expert_gemms"))
+    doc["framework"] = {{"base", run.framework}, {"per_expert_gemms", profile["per_expert_gemms"]}};
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
   std::string defaults;
   for (const auto& n : notes) append_item(defaults, n, "; ");
