@@ -54,6 +54,10 @@ def validate(cli, presets_dir=None):
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
+def counted_by_id(rows):
+    return {r["id"]: r for r in rows if counted(r)}
+
+
 def counted(r):
     """A row every figure counts: it ran, and its source does not flag its figure as a regression
     (`known_issue`, shown in the table but never fitted or averaged)."""
@@ -605,8 +609,8 @@ def later_mechanisms(all_rows, fig):
           "- Megatron-Bridge 25.11, a release older than the Transformer Engine 2.11 of SimuMax's runs, "
           "launches local experts one by one as well: its twelve rows name their release (`software` "
           "\"Megatron-Bridge 25.11\", from their source's container) and its entry in "
-          "presets/accuracy/software.json keeps the megatron profile and its fitted constants with "
-          "`per_expert_gemms` on. Its Qwen3-30B rows on B200 and GB200, 16 experts a GPU, went from "
+          "presets/accuracy/software.json keeps the megatron profile and its fitted constants and changes "
+          "only `per_expert_gemms` (`framework_changes`). Its Qwen3-30B rows on B200 and GB200, 16 experts a GPU, went from "
           "+227% and +56% to " + error_range(all_rows, lambda r: r["id"] == "MBRIDGE-25.11-B200-5") + " and "
           + error_range(all_rows, lambda r: r["id"] == "MBRIDGE-25.11-GB200-7") + ", its DeepSeek-V3 row on B200 (32 a GPU) from +41% to "
           + error_range(all_rows, lambda r: r["id"] == "MBRIDGE-25.11-B200-3") + "; held-out from 10.2% "
@@ -664,7 +668,7 @@ def ratio_range(values):
 def gb300_pairs(all_rows):
     """Measured and predicted GB300/GB200 throughput over the FP8 rows published for both on the
     same model, recipe and release (ids that differ only in the accelerator)."""
-    by_id = {r["id"]: r for r in all_rows if counted(r)}
+    by_id = counted_by_id(all_rows)
     pairs = [(r, by_id[i.replace("-GB300-", "-GB200-")]) for i, r in by_id.items()
              if "-GB300-" in i and "FP8" in i and i.replace("-GB300-", "-GB200-") in by_id]
     tps = "{}_tokens_per_s_per_chip"
@@ -690,7 +694,7 @@ def local_expert_excess(all_rows):
     """The measured step's excess over the predicted one per micro-batch and layer of a stage, for
     Megatron-Bridge 25.11's mixture-of-experts rows, split at 8 experts a GPU: (ms of rows with more,
     their expert counts, ms of rows with fewer, their counts, ms per local expert of the first)."""
-    pred = {r["id"]: r for r in all_rows if counted(r)}
+    pred = counted_by_id(all_rows)
     many, few = [], []
     for c in published_runs():
         r = pred.get(c["id"])

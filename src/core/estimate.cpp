@@ -316,10 +316,11 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
   // 2.5 forwards (Dao 2023, Section 3).
   const double s_kv = x.s;
   double attn_flops = 2.0 * T * s_kv * (q + v) / t;
-  if (x.sc.flash_attention) {
+  const AttentionKernel kernel = attention_kernel(x.sc);  // at unquantized_flops' precision
+  const double rate = x.unquantized_flops * kernel.efficiency;
+  if (kernel.kind != AttentionKernel::Kind::unfused) {
     attn_flops = 2.0 * T * attended_keys(m) * (q + v) / t;
-    const bool v3 = x.sc.framework.attention_v3_kernels && x.cal().attention_v3_efficiency > 0;
-    const double rate = x.unquantized_flops * (v3 ? x.cal().attention_v3_efficiency : x.cal().attention_efficiency);
+    const bool v3 = kernel.kind == AttentionKernel::Kind::fa3;
     // The softmax takes one exponential per score element on the special-function units, forward
     // and again backward (recomputing P), at a rate that does not grow with the head width: an
     // H100 has 3.9 T/s of them beside 989 TFLOP/s of matmul (Shah et al. 2024, FlashAttention-3,
@@ -342,7 +343,6 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     r.attention_bwd = v3 ? std::max(mm_bwd, softmax_s) : mm_bwd + softmax_s;
   } else {
     // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
-    const double rate = x.unquantized_flops * x.cal().matmul_efficiency_max;
     const double score_bytes = (m.heads / t) * T * s_kv * x.act_bytes;
     r.attention_fwd = attn_flops / rate + 4.0 * score_bytes / x.hbm_bytes_per_s;
     r.attention_bwd = 2.0 * attn_flops / rate + 6.0 * score_bytes / x.hbm_bytes_per_s;
@@ -600,6 +600,23 @@ int expert_tp(const ParallelPlan& pl) {
   const int dp_n = pl.dp * pl.cp;
   if (pl.ep <= 1 || dp_n % pl.ep == 0) return pl.tp;
   return std::max(1, pl.tp * dp_n / pl.ep);
+}
+
+AttentionKernel attention_kernel(const Scenario& s) {
+  const Precision math = matmul_precision(s);
+  const AcceleratorCalibration& c = s.accelerator.cal;
+  AttentionKernel k;
+  k.precision = low_precision(math) ? Precision::bf16 : math;
+  if (!s.flash_attention) {
+    k.kind = AttentionKernel::Kind::unfused;
+    k.efficiency = c.matmul_efficiency_max;
+  } else if (s.framework.attention_v3_kernels && c.attention_v3_efficiency > 0) {
+    k.kind = AttentionKernel::Kind::fa3;
+    k.efficiency = c.attention_v3_efficiency;
+  } else {
+    k.efficiency = c.attention_efficiency;
+  }
+  return k;
 }
 
 Precision matmul_precision(const Scenario& s) {

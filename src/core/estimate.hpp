@@ -40,6 +40,16 @@ std::string lora_rank_reason(int rank, const ModelShape& m);
 // The precision matrix multiplications run at: the scenario's, or BF16 where the compiler
 // auto-casts FP32 matmuls (Neuron) and the scenario lets it.
 Precision matmul_precision(const Scenario& s);
+// The kernel attention runs as and its share of the peak at `precision`: FP8 and FP4 recipes keep
+// attention in BF16; a fused FlashAttention-3-class kernel (the stack's, where the chip has an
+// efficiency for it) or FlashAttention-2-class one at their fitted efficiencies; unfused batched
+// GEMMs at the matmul efficiency.
+struct AttentionKernel {
+  enum class Kind { unfused, fa2, fa3 } kind = Kind::fa2;
+  Precision precision = Precision::bf16;
+  double efficiency = 0;
+};
+AttentionKernel attention_kernel(const Scenario& s);
 int chips_of(const Scenario& s);
 // Sustained clock of a chip capped below its power, as a fraction of its clock at full power.
 // First-order CMOS scaling: dynamic power ~ C V^2 f with the voltage following the clock in the

@@ -294,19 +294,17 @@ void add_overlap_input(Explanation& x, const Job& job, const PresetLibrary& lib,
   }
 }
 
-// The rate attention's GEMMs run at: the 16-bit peak (FP8 and FP4 recipes keep attention in BF16)
-// times the efficiency of the kernel class the stack runs (core/estimate.cpp, layer_attention).
+// The rate attention's GEMMs run at: the peak of their precision times the efficiency of the kernel
+// class the stack runs (core/estimate.hpp, attention_kernel).
 ExplainInput attention_input(const Job& job, const PresetLibrary& lib) {
   const Scenario& s = job.spec.scenario;
-  const AcceleratorCalibration& c = s.accelerator.cal;
-  const Precision math = matmul_precision(s);
-  const Precision p = math == Precision::fp8 || math == Precision::fp4 ? Precision::bf16 : math;
-  const bool v3 = s.flash_attention && s.framework.attention_v3_kernels && c.attention_v3_efficiency > 0;
-  const double eff = !s.flash_attention ? c.matmul_efficiency_max : v3 ? c.attention_v3_efficiency : c.attention_efficiency;
-  const char* kernel = !s.flash_attention ? " (unfused GEMMs)" : v3 ? " (FlashAttention-3 class)" : " (FlashAttention-2 class)";
-  std::string value = peak_value(job, p) + " x " + percent(eff) + kernel;
+  const AttentionKernel k = attention_kernel(s);
+  const char* kind = k.kind == AttentionKernel::Kind::unfused ? " (unfused GEMMs)"
+                     : k.kind == AttentionKernel::Kind::fa3  ? " (FlashAttention-3 class)"
+                                                             : " (FlashAttention-2 class)";
+  std::string value = peak_value(job, k.precision) + " x " + percent(k.efficiency) + kind;
   std::string source = accelerator_source(lib, job, "peak_tflops");
-  if (s.flash_attention && s.accelerator.exp_tera_per_s > 0) {
+  if (k.kind != AttentionKernel::Kind::unfused && s.accelerator.exp_tera_per_s > 0) {
     value += "; softmax exponentials at " + format_fixed(s.accelerator.exp_tera_per_s, 1) + " T/s";
     source += "; exponentials: " + accelerator_source(lib, job, "exp_tera_per_s");
   }

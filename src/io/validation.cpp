@@ -369,9 +369,11 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
     doc["instance"]["accelerator"] = memory;
   }
   // A release whose kernels differ from its profile's (Megatron-Bridge 25.11: local experts launched
-  // one by one) keeps the profile's fitted constants and changes only that.
-  if (profile.contains("per_expert_gemms"))
-    doc["framework"] = {{"base", run.framework}, {"per_expert_gemms", profile["per_expert_gemms"]}};
+  // one by one) keeps the profile, its id and its fitted constants and changes only what it names.
+  if (const auto changes = profile.find("framework_changes"); changes != profile.end() && changes->is_object()) {
+    doc["framework"] = *changes;
+    doc["framework"]["base"] = run.framework;
+  }
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
   std::string defaults;
   for (const auto& n : notes) append_item(defaults, n, "; ");

@@ -2,9 +2,10 @@
 // user reads on the canvas (band, warnings, bill lines, claim verdicts, banners) and the main
 // inputs with their choices, which the page turns into real HTML controls (web/app.js).
 #include <cmath>
-#include <cstdlib>
+#include <optional>
 
 #include "core/claims.hpp"
+#include "io/json_util.hpp"
 #include "io/schema.hpp"
 #include "ui/format.hpp"
 #include "ui/mirror.hpp"
