@@ -336,8 +336,8 @@ def trainium_section(rows):
 # swung between 9% and 23% with changes to other families' rows (2026-12-02); since FP8 rows time
 # their output layer in BF16, they pin that speed too (SimuMax left out 6.8%), and the ceilings
 # came down to today's figures plus a point and a half (leave-one-source-out 15.0%, held-out 10.5%).
-TARGETS = {"mae": ("<=", 0.09), "p90": ("<=", 0.21), "heldout_mae": ("<=", 0.10),
-           "loso_mean": ("<=", 0.155), "loso_worst": ("<=", 0.40),
+TARGETS = {"mae": ("<=", 0.09), "p90": ("<=", 0.21), "heldout_mae": ("<=", 0.095),
+           "loso_mean": ("<=", 0.152), "loso_worst": ("<=", 0.40),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.85))}
 
 
@@ -618,6 +618,18 @@ def later_mechanisms(all_rows, fig):
           "14.7%, in sample from 8.3% to 8.1% (B200 11.4% -> 8.7%); no family moved the other way. What "
           "else slows that release's mixture-of-experts rows (still over by up to the figures above) is "
           "not found (2026-12-02).",
+          "- The megatron profile's token dispatcher sends a token once to each expert-parallel rank that "
+          "holds any of its experts (`dispatch_once_per_rank`: DeepEP's dispatch layout, is_token_in_rank; "
+          "that Megatron-Bridge 26.x's recipes run it, as the flex dispatcher, is recalled), not once per "
+          "expert as Megatron-Core's alltoall dispatcher does: the expected number of distinct ranks among "
+          "top_k experts drawn without repeats, 5.4 copies instead of 8 for Qwen3-30B-A3B on eight GPUs. "
+          "Megatron-Bridge 25.11 keeps one copy an expert (`framework_changes`). Its 26.x Qwen3-30B rows, whose "
+          "all-to-alls had been some 30% of the predicted step, went from -7%..-21% to "
+          + error_range(all_rows, lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], "..") + "; "
+          "NeMo/Megatron-Bridge left out from 9.8% to 8.9%, SimuMax from 5.4% to 5.1%, leave-one-source-out "
+          "from 14.7% to 14.6%, held-out from 8.9% to 8.6%, in sample from 8.1% to 8.0% (GB200 7.1% -> 6.2%, "
+          "GB300 10.5% -> 9.1%); no family moved the other way. GPT-OSS's and DeepSeek-V3's rows, already "
+          "over-predicted, moved 1-3 points further over: their all-to-alls shrink too (2026-12-02).",
           "- The softmax of a fused attention kernel also spends about four scalar FP32 instructions per "
           "score element each way on the CUDA cores beside its exponential (FlashAttention-2's Algorithms 1-2: "
           "row max, scaled subtract, row sum and the conversion of P forward; scaled subtract, dP - D, the "
@@ -812,14 +824,7 @@ def not_met(all_rows, lo):
           "256 elements of the inner dimension, rate x K / (K + 256) on GPUs, which slows the narrow "
           "tensor-parallel GEMMs that SimuMax's tp8 rows over-predict (leave-one-source-out 14.8% -> 15.0%: "
           "SimuMax 5.7% -> 5.1%, MosaicML 7.8% -> 8.9%, MLPerf 3.5% -> 4.2%; held-out 10.2% either way, in "
-          "sample 8.3% -> 8.2%); a token dispatcher that sends a token once to each rank holding any of "
-          "its experts (DeepEP and HybridEP, Megatron-Core's flex dispatcher, as recalled; the expected "
-          "number of distinct ranks among top_k experts drawn without repeats) in the megatron profile, "
-          "instead of once per expert: Megatron-Bridge 26.x's Qwen3-30B rows, whose step is a third "
-          "all-to-all, went from -7%..-20% to -10%..+3%, NeMo/Megatron-Bridge left out from 10.4% to 10.0% "
-          "and leave-one-source-out from 14.8% to 14.7%, but held-out from 10.2% to 10.3% (25.11's B200 "
-          "Qwen3-30B row, an older release then in the same profile, +227% -> +252%; tried before that "
-          "release had its own entry), and which dispatcher the rows ran is not in their source (2026-12-02).", "", found_by_comparing_rows(all_rows)]
+          "sample 8.3% -> 8.2%) (2026-12-02).", "", found_by_comparing_rows(all_rows)]
 
 
 def main():

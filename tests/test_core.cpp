@@ -1,6 +1,8 @@
 // Formulas of src/core against hand-worked values from their sources, and model invariants.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/collectives.hpp"
@@ -371,6 +373,65 @@ TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
   const double dense_each = estimate(s).step_time_s;
   s.framework.per_expert_gemms = false;
   EXPECT_DOUBLE_EQ(estimate(s).step_time_s, dense_each);
+}
+
+// A dispatcher that sends a token once to each rank holding any of its experts (DeepEP) sends, on
+// average, the number of distinct ranks among top_k experts drawn without repeats: checked against
+// every draw of small cases. Without it, one copy per expert, at most one per rank.
+TEST(Estimate, DispatchOncePerRankSendsTheDistinctRanksOfADraw) {
+  const auto distinct_ranks = [](int e, int k, int ep) {
+    double sum = 0, draws = 0;
+    for (unsigned mask = 0; mask < (1u << e); ++mask) {
+      if (__builtin_popcount(mask) != k) continue;
+      unsigned ranks = 0;
+      for (int i = 0; i < e; ++i)
+        if (mask >> i & 1u) ranks |= 1u << (i / (e / ep));
+      sum += __builtin_popcount(ranks);
+      draws += 1;
+    }
+    return sum / draws;
+  };
+  ModelShape m;
+  for (const auto& [e, k, ep] : std::vector<std::array<int, 3>>{
+           {8, 2, 4}, {16, 4, 4}, {12, 3, 6}, {8, 8, 2}, {10, 1, 5}, {16, 6, 8}, {18, 5, 3}, {6, 2, 6}}) {
+    m.moe_experts = e;
+    m.moe_top_k = k;
+    EXPECT_NEAR(dispatch_copies(m, ep, true), distinct_ranks(e, k, ep), 1e-9) << e << " " << k << " " << ep;
+    EXPECT_DOUBLE_EQ(dispatch_copies(m, ep, false), std::min(k, ep));
+    EXPECT_LE(dispatch_copies(m, ep, true), std::min(k, ep) + 1e-12);
+  }
+  // Large cases against the closed form through log-gamma, up to the most experts a scenario may give.
+  const auto log_choose = [](double a, double k) { return std::lgamma(a + 1) - std::lgamma(a - k + 1); };
+  for (const auto& [e, k, ep] : std::vector<std::array<int, 3>>{
+           {256, 8, 64}, {99900, 300, 333}, {100000, 50000, 2}, {100000, 7, 100000}, {100000, 100000, 1000}}) {
+    m.moe_experts = e;
+    m.moe_top_k = k;
+    const int g = e / ep;
+    const double missed = e - g < k ? 0.0 : std::exp(log_choose(e - g, k) - log_choose(e, k));
+    EXPECT_NEAR(dispatch_copies(m, ep, true), ep * (1 - missed), 1e-6 * ep) << e << " " << k << " " << ep;
+  }
+}
+
+// With the deduplicating dispatcher only the expert-parallel all-to-alls shrink (and what the
+// longer or shorter backward hides of the data-parallel reduction); one expert a rank sends the
+// same copies either way.
+TEST(Estimate, DispatchOncePerRankShrinksOnlyTheAllToAlls) {
+  Scenario s = h100_scenario();
+  s.model.ffn_hidden = 2048;
+  s.model.moe_experts = 64;
+  s.model.moe_top_k = 4;
+  s.plan.ep = 8;
+  const Estimate per_expert = estimate(s);
+  s.framework.dispatch_once_per_rank = true;
+  const Estimate per_rank = estimate(s);
+  EXPECT_LT(breakdown_of(per_rank, "ep_comm"), breakdown_of(per_expert, "ep_comm"));
+  EXPECT_GT(breakdown_of(per_rank, "ep_comm"), 0);
+  for (const char* part : {"matmul", "attention", "memory_bound", "tp_comm"})
+    EXPECT_DOUBLE_EQ(breakdown_of(per_rank, part), breakdown_of(per_expert, part)) << part;
+  s.model.moe_experts = 8;  // one expert a rank: top_k distinct ranks either way
+  const double one_each = breakdown_of(estimate(s), "ep_comm");
+  s.framework.dispatch_once_per_rank = false;
+  EXPECT_NEAR(breakdown_of(estimate(s), "ep_comm"), one_each, 1e-9 * one_each);
 }
 
 // Lists built item by item carry their separator only between items, whatever it is.

@@ -413,7 +413,7 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
     // Under sequence parallelism each tp rank dispatches only its 1/tp of the tokens, and a token
     // travels to at most top_k ranks, or to all ep ranks when they are fewer.
     const double tokens = pl.sequence_parallel ? T / t : T;
-    const double bytes = tokens * std::min(m.moe_top_k, pl.ep) * h * x.act_bytes;
+    const double bytes = tokens * dispatch_copies(m, pl.ep, x.sc.framework.dispatch_once_per_rank) * h * x.act_bytes;
     // Frameworks that overlap one micro-batch's all-to-all with another's compute hide a share.
     // That pairs a forward with another micro-batch's backward, as the m - p + 1 steady-state
     // micro-batches of a 1F1B pipeline do (Narayanan et al. 2021, Section 2.2); taken here to
@@ -617,6 +617,18 @@ AttentionKernel attention_kernel(const Scenario& s) {
     k.efficiency = c.attention_efficiency;
   }
   return k;
+}
+
+double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank) {
+  const int k = m.moe_top_k, e = m.moe_experts;
+  if (!once_per_rank || ep <= 1 || e <= 0) return std::min(k, ep);
+  // C(E - g, k) / C(E, k) = C(E - k, g) / C(E, g) for g = E / ep experts a rank: a product over the
+  // smaller of k and g, each factor at most 1 - max(k, g) / E, stopped once negligible (at most
+  // about sqrt(41 E) factors).
+  const int g = e / ep, n = std::min(k, g), other = k + g - n;
+  double missed = 1.0;
+  for (int i = 0; i < n && missed > 1e-18; ++i) missed *= static_cast<double>(e - other - i) / (e - i);
+  return ep * (1.0 - missed);
 }
 
 Precision matmul_precision(const Scenario& s) {

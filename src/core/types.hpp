@@ -208,6 +208,9 @@ struct FrameworkProfile {
   // loops over cuBLAS calls on a few streams) rather than as one grouped kernel: each pays the
   // kernel cost.
   bool per_expert_gemms = false;
+  // The token dispatcher sends a token once to each expert-parallel rank that holds any of its
+  // top_k experts (DeepEP and HybridEP, Megatron-Core's flex dispatcher), not once per expert.
+  bool dispatch_once_per_rank = false;
   // What "selective" recompute means in the stack: the attention core (Korthikanti et al. 2022,
   // Megatron), or per-op checkpointing that keeps the outputs of the attention kernel and of every
   // other matmul of a block and replays the rest (torchtitan's selective "op" mode).
