@@ -748,6 +748,39 @@ def scale_spread(all_rows, prefix):
     return f"{100 * (min(large) / max(small) - 1):.0f}-{100 * (max(large) / min(small) - 1):.0f}%", sizes[0], sizes[-1]
 
 
+# What a run is measured on and with: every CSV column but its name, source and measurement.
+NOT_CONFIGURATION = {"id", "source", "origin", "notes", "measured_tokens_per_s_per_chip",
+                     "measured_step_time_s", "known_issue"}
+
+
+def repeated_configurations(all_rows):
+    """Rows whose every configuration column repeats another row's, by family: how far they lie from
+    their configuration's median measurement. A model that reads only those columns predicts one
+    figure for all of them, so this is a floor under the family's error that no mechanism can lower."""
+    config = {c["id"]: tuple(v for k, v in sorted(c.items()) if k not in NOT_CONFIGURATION)
+              for c in published_runs()}
+    groups = {}
+    for r in all_rows:
+        if counted(r):
+            groups.setdefault((r["family"], config[r["id"]]), []).append(r["measured_tokens_per_s_per_chip"])
+    floor = {}
+    for (family, _), measured in groups.items():
+        n, dev = floor.get(family, (0, []))
+        median = statistics.median(measured)
+        floor[family] = (n + len(measured), dev + ([abs(median / m - 1) for m in measured] if len(measured) > 1 else []))
+    parts = [f"{family}, {len(dev)} of its {n} rows, {100 * sum(dev) / len(dev):.1f}% from their configuration's "
+             f"median ({100 * sum(dev) / n:.1f} points of the family's mean error)"
+             for family, (n, dev) in sorted(floor.items(), key=lambda t: -sum(t[1][1]) / t[1][0])
+             if dev]
+    everything = sum(sum(dev) for _, dev in floor.values()) / sum(n for n, _ in floor.values())
+    return ("Rows measured on one configuration (every column of the CSV but id, source, notes and the "
+            "measurement alike), by family: " + "; ".join(parts) + ". A model that reads those columns "
+            "gives such rows one figure, so these are floors under the families' errors (held-out rows "
+            f"included; over all rows, {100 * everything:.1f} points of the mean). Their rows differ in what no column holds: the Neuron SDK release "
+            "(notes), torchao's FP8 scaling and torchtitan's asynchronous tensor parallelism (notes), FP8 "
+            "against MXFP8 (notes), suspect node counts (notes).")
+
+
 def found_by_comparing_rows(all_rows):
     """Patterns read from the rows on 2026-12-02 that no mechanism of the model explains yet."""
     many, n_many, few, n_few, per_expert = local_expert_excess(all_rows)
@@ -824,7 +857,8 @@ def not_met(all_rows, lo):
           "256 elements of the inner dimension, rate x K / (K + 256) on GPUs, which slows the narrow "
           "tensor-parallel GEMMs that SimuMax's tp8 rows over-predict (leave-one-source-out 14.8% -> 15.0%: "
           "SimuMax 5.7% -> 5.1%, MosaicML 7.8% -> 8.9%, MLPerf 3.5% -> 4.2%; held-out 10.2% either way, in "
-          "sample 8.3% -> 8.2%) (2026-12-02).", "", found_by_comparing_rows(all_rows)]
+          "sample 8.3% -> 8.2%) (2026-12-02).", "", found_by_comparing_rows(all_rows), "",
+          repeated_configurations(all_rows)]
 
 
 def main():
