@@ -630,6 +630,15 @@ def later_mechanisms(all_rows, fig):
           "from 14.7% to 14.6%, held-out from 8.9% to 8.6%, in sample from 8.1% to 8.0% (GB200 7.1% -> 6.2%, "
           "GB300 10.5% -> 9.1%); no family moved the other way. GPT-OSS's and DeepSeek-V3's rows, already "
           "over-predicted, moved 1-3 points further over: their all-to-alls shrink too (2026-12-02).",
+          "- The Megatron-LM port to Neuron, which runs in pure BF16 (XLA_USE_BF16=1 turns every FP32 tensor "
+          "into BF16, as its entry in presets/accuracy/software.json already said of its weights), holds and "
+          "all-reduces its gradients in BF16 too (`framework_changes`: `grad_bytes` 2, not the 4 bytes of "
+          "FP32 gradient accumulation the profile takes): its 256-chip rows, whose data-parallel all-reduce "
+          "crosses 16 instances at 800 Gb/s, went from -23%..-14% to "
+          + error_range(all_rows, lambda r: r["id"] in ("TRN1-MLM-G67-e", "TRN1-MLM-G67-f", "TRN1-MLM-G67-h"), "..") + "; "
+          "Megatron-LM on Neuron left out from 19.9% to 18.1% (in sample 11.3% -> 9.2%), leave-one-source-out "
+          "from 14.6% to 14.4%, in sample from 8.0% to 7.9% (p90 17.8% -> 17.0%), held-out stayed at 8.6% "
+          "(2026-12-02).",
           "- The softmax of a fused attention kernel also spends about four scalar FP32 instructions per "
           "score element each way on the CUDA cores beside its exponential (FlashAttention-2's Algorithms 1-2: "
           "row max, scaled subtract, row sum and the conversion of P forward; scaled subtract, dP - D, the "
