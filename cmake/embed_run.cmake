@@ -1,5 +1,5 @@
-# Script mode: writes OUT, a C++ table {relative path, contents} of FILES.
-set(body "// Generated from presets/ by cmake/embed_run.cmake. Do not edit.\n#include \"io/embedded.hpp\"\nnamespace tc::io {\nconst std::vector<EmbeddedFile>& embedded_presets() {\n  static const std::vector<EmbeddedFile> files = {\n")
+# Script mode: writes OUT, a C++ table {relative path, contents} of FILES, returned by function NAME.
+set(body "// Generated from presets/ by cmake/embed_run.cmake. Do not edit.\n#include \"io/embedded.hpp\"\nnamespace tc::io {\nconst std::vector<EmbeddedFile>& ${NAME}() {\n  static const std::vector<EmbeddedFile> files = {\n")
 string(REPLACE "|" ";" FILES "${FILES}")
 foreach(f ${FILES})
   file(READ ${f} content)

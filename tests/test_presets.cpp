@@ -75,6 +75,18 @@ TEST(PresetBuiltin, LoadsEveryFile) {
   for (const auto& f : lib.files) EXPECT_EQ(f.find("presets/scenarios/"), std::string::npos) << f;
 }
 
+// The published runs' software table, which only `validate` reads, sits in a table of its own, so
+// that the page, which never validates, does not link it; the page's table holds everything else.
+TEST(PresetBuiltin, TheSoftwareTableIsEmbeddedApartFromThePagesPresets) {
+  const std::string software = "presets/accuracy/software.json";
+  EXPECT_EQ(tc::io::embedded_contents(software), nullptr);
+  const char* text = tc::io::embedded_contents(software, tc::io::embedded_validation_presets());
+  ASSERT_NE(text, nullptr);
+  EXPECT_TRUE(contains(text, "\"default_profile\""));
+  EXPECT_NE(tc::io::embedded_contents("presets/accuracy/uncertainty.json"), nullptr);
+  EXPECT_EQ(tc::io::embedded_validation_presets().size(), 1u);
+}
+
 TEST(PresetBuiltin, IdsAreTheContract) {
   const PresetLibrary& lib = builtin();
   EXPECT_EQ(as_set(lib.accelerator_ids()),

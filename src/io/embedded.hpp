@@ -9,10 +9,14 @@ struct EmbeddedFile {
   const char* contents;
 };
 const std::vector<EmbeddedFile>& embedded_presets();
+// presets/accuracy/software.json, which only `validate` reads: a table of its own, so that a
+// program that never validates does not carry it.
+const std::vector<EmbeddedFile>& embedded_validation_presets();
 
-// The contents of one embedded file by its path, or nullptr.
-inline const char* embedded_contents(const std::string& path) {
-  for (const auto& f : embedded_presets())
+// The contents of one embedded file of `files` by its path, or nullptr.
+inline const char* embedded_contents(const std::string& path,
+                                     const std::vector<EmbeddedFile>& files = embedded_presets()) {
+  for (const auto& f : files)
     if (path == f.path) return f.contents;
   return nullptr;
 }

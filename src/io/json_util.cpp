@@ -230,8 +230,8 @@ Json parse_json(const std::string& text, const std::string& label) {
   return root;
 }
 
-Json parse_embedded(const std::string& path) {
-  const char* text = embedded_contents(path);
+Json parse_embedded(const std::string& path, const std::vector<EmbeddedFile>& files) {
+  const char* text = embedded_contents(path, files);
   return text ? parse_json(text, path) : Json::object();
 }
 

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/embedded.hpp"
 #include "io/error.hpp"
 
 namespace tc::io {
@@ -52,10 +53,10 @@ std::string path_index(const std::string& base, std::size_t index);
 // library would otherwise keep only the last one and hide the mistake, and nesting deeper than
 // kMaxJsonDepth (checked before parsing: hostile input must not exhaust the stack).
 Json parse_json(const std::string& text, const std::string& label);
-// An embedded file (io/embedded.hpp) through parse_json, or an empty object when there is none.
-// The one way the program parses embedded JSON: another input type (Json::parse(const char*))
+// An embedded file of `files` (io/embedded.hpp) through parse_json, or an empty object when there is
+// none. The one way the program parses embedded JSON: another input type (Json::parse(const char*))
 // would link a second copy of nlohmann's parser into the page (5.5 KB gzipped).
-Json parse_embedded(const std::string& path);
+Json parse_embedded(const std::string& path, const std::vector<EmbeddedFile>& files = embedded_presets());
 
 // Rendering for tables and messages: -1, 0.5, 1e+09, inf (10 significant digits).
 std::string format_number(double v);

@@ -110,7 +110,7 @@ double measurement(PublishedRun& r, const char* key) {
 
 // presets/accuracy/software.json: the stack a row names -> framework profile and its defaults.
 const Json& software_table() {
-  static const Json doc = parse_embedded("presets/accuracy/software.json");
+  static const Json doc = parse_embedded("presets/accuracy/software.json", embedded_validation_presets());
   return doc;
 }
 
