@@ -10,6 +10,6 @@ function(traincalc_embed out name)
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNAME=${name} -DROOT=${CMAKE_SOURCE_DIR} "-DFILES=${joined}"
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
-    COMMENT "Embedding presets"
+    COMMENT "Embedding presets: ${name}"
     VERBATIM)
 endfunction()

@@ -108,11 +108,12 @@ int main(int argc, char** argv) {
       for (const auto& x : j) keys_of(x);
     if (j.is_string() && j.get<std::string>().size() <= 24) scen_dict.insert(j.dump());
   };
-  for (const auto& f : tc::io::embedded_presets()) {
-    Json doc = Json::parse(f.contents);
-    if (doc.contains("about")) doc.erase("about");
-    keys_of(doc);
-  }
+  for (const auto* files : {&tc::io::embedded_presets(), &tc::io::embedded_validation_presets()})
+    for (const auto& f : *files) {
+      Json doc = Json::parse(f.contents);
+      if (doc.contains("about")) doc.erase("about");
+      keys_of(doc);
+    }
   for (const auto& id : lib.model_ids()) url_dict.insert(id);
   for (const auto& id : lib.instance_ids()) url_dict.insert(id);
   // Every key a link carries (the schema table's), the first item of a list (in.0.kind), s, embed.

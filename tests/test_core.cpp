@@ -377,7 +377,7 @@ TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
 
 // A dispatcher that sends a token once to each rank holding any of its experts (DeepEP) sends, on
 // average, the number of distinct ranks among top_k experts drawn without repeats: checked against
-// every draw of small cases. Without it, one copy per expert, at most one per rank.
+// every draw of small cases. Without it, one copy per expert, at most ep in all.
 TEST(Estimate, DispatchOncePerRankSendsTheDistinctRanksOfADraw) {
   const auto distinct_ranks = [](int e, int k, int ep) {
     double sum = 0, draws = 0;

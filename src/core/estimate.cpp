@@ -628,7 +628,7 @@ double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank) {
   const int g = e / ep, n = std::min(k, g), other = k + g - n;
   double missed = 1.0;
   for (int i = 0; i < n && missed > 1e-18; ++i) missed *= static_cast<double>(e - other - i) / (e - i);
-  return ep * (1.0 - missed);
+  return std::min(ep * (1.0 - missed), static_cast<double>(std::min(k, ep)));  // not above it by rounding
 }
 
 Precision matmul_precision(const Scenario& s) {

@@ -250,8 +250,9 @@ const TermModel kTermModels[] = {
                 "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
                 "(none when the tp group spans nodes)", ""},
     {"cp_comm", "the K/V ring exposed beyond the attention kernel (Liu et al. 2023)", ""},
-    {"ep_comm", "dispatch and combine all-to-alls (a token's copy per expert, or per rank: "
-                "dispatch_once_per_rank), forward and backward (Lepikhin et al. 2021), minus the "
+    {"ep_comm", "dispatch and combine all-to-alls (a token's copy per routed expert, or, with "
+                "dispatch_once_per_rank, per rank holding any of them), forward and backward (Lepikhin "
+                "et al. 2021), minus the "
                 "framework's overlap on a 1F1B pipeline's steady-state micro-batches, (m - pp + 1) / m (none "
                 "without one)", ""},
     {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021)", ""},
