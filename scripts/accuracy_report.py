@@ -623,7 +623,7 @@ def later_mechanisms(all_rows, fig):
           "holds any of its experts (`dispatch_once_per_rank`: DeepEP's dispatch layout, is_token_in_rank; "
           "that Megatron-Bridge 26.x's recipes run it, as the flex dispatcher, is recalled), not once per "
           "expert as Megatron-Core's alltoall dispatcher does: the expected number of distinct ranks among "
-          "top_k experts drawn without repeats, 5.4 copies instead of 8 for Qwen3-30B-A3B on eight GPUs. "
+          "top_k experts drawn without repeats, 5.3 copies instead of 8 for Qwen3-30B-A3B on eight GPUs. "
           "Megatron-Bridge 25.11 keeps one copy an expert (`framework_changes`). Megatron-Bridge 26.x's Qwen3-30B rows, whose "
           "all-to-alls had been some 30% of the predicted step, went from -7%..-21% to "
           + error_range(all_rows, lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], "..") + "; "
