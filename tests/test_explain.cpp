@@ -263,6 +263,28 @@ TEST(Explain, CommunicationTermsNameTheirOverlap) {
   EXPECT_NE(dflt.find("profile fsdp does not set it"), std::string::npos) << dflt;
 }
 
+// The all-to-all names the copies of a token its dispatcher sends at the chosen ep and whose choice
+// that is: the megatron profile's DeepEP-style dispatch with its dated source, one copy per expert
+// where a profile does not set it, the scenario's own where its inline framework changes it.
+TEST(Explain, AllToAllNamesTheTokenCopiesAndTheirSource) {
+  tc::io::Json doc = megatron_on_p5(4);
+  doc["model"] = "qwen3-30b-a3b";
+  doc["parallel"] = {{"tp", 1}, {"pp", 1}, {"dp", 32}, {"ep", 8}, {"zero", 1}};
+  const tc::ModelShape& m = *lib().model("qwen3-30b-a3b");
+  const std::string deep = term_input(doc, "ep_comm", "token copies");
+  const std::string want = tc::io::format_fixed(tc::dispatch_copies(m, 8, true), 2) + " of top_k 8, one per rank (megatron)";
+  EXPECT_EQ(deep.substr(0, want.size()), want) << deep;
+  EXPECT_NE(deep.find("DeepEP"), std::string::npos) << deep;
+  tc::io::Json own = doc;
+  own["framework"] = {{"base", "megatron"}, {"dispatch_once_per_rank", false}};
+  EXPECT_NE(term_input(own, "ep_comm", "token copies").find("8.00 of top_k 8, one per expert (megatron): as the scenario gives it"),
+            std::string::npos);
+  tc::io::Json fsdp = doc;
+  fsdp["framework"] = "fsdp";
+  EXPECT_NE(term_input(fsdp, "ep_comm", "token copies").find("profile fsdp does not set it: one copy per routed expert"),
+            std::string::npos);
+}
+
 // Attention's rate is the 16-bit peak at the efficiency of the kernel class the stack runs, also
 // in an FP8 job (FP8 recipes keep attention in BF16).
 TEST(Explain, AttentionNamesTheRateItRunsAt) {

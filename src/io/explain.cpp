@@ -296,6 +296,24 @@ void add_overlap_input(Explanation& x, const Job& job, const PresetLibrary& lib,
   }
 }
 
+// The copies of a token the expert-parallel dispatcher sends at the chosen plan's ep, and whose
+// choice that is (core/estimate.hpp, dispatch_copies).
+ExplainInput dispatch_input(const Result& r, const Job& job, const PresetLibrary& lib) {
+  const Scenario& s = job.spec.scenario;
+  const FrameworkProfile& f = s.framework;
+  const bool once = f.dispatch_once_per_rank;
+  const FrameworkProfile* preset = lib.framework(f.id);
+  const std::string source =
+      preset && preset->dispatch_once_per_rank == once
+          ? preset_source(lib, "framework", f.id, "dispatch_once_per_rank",
+                          "profile " + f.id + " does not set it: one copy per routed expert")
+          : std::string("as the scenario gives it");
+  return {"token copies", format_fixed(dispatch_copies(s.model, r.est.plan.ep, once), 2) + " of top_k " +
+                              std::to_string(s.model.moe_top_k) + (once ? ", one per rank (" : ", one per expert (") +
+                              f.id + ")",
+          source};
+}
+
 // The rate attention's GEMMs run at: the peak of their precision times the efficiency of the kernel
 // class the stack runs (core/estimate.hpp, attention_kernel).
 ExplainInput attention_input(const Job& job, const PresetLibrary& lib) {
@@ -342,6 +360,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
     x.inputs.push_back({"GEMM units", std::to_string(a.gemm_units) + " SMs, " + std::to_string(a.gemm_tile_m) +
                                           " x " + std::to_string(a.gemm_tile_n) + " output tiles",
                         accelerator_source(lib, job, "gemm_units")});
+  if (term == "ep_comm") x.inputs.push_back(dispatch_input(r, job, lib));
   add_overlap_input(x, job, lib, term);
   x.inputs.push_back(calibration_input(job, lib));
   return x;
