@@ -101,6 +101,17 @@ Scenario h100_scenario() {
   return s;
 }
 
+// The same cluster with a mixture of experts in the FFN: 64 experts of width 2048, top 4, over 8
+// expert-parallel ranks.
+Scenario h100_moe_scenario() {
+  Scenario s = h100_scenario();
+  s.model.ffn_hidden = 2048;
+  s.model.moe_experts = 64;
+  s.model.moe_top_k = 4;
+  s.plan.ep = 8;
+  return s;
+}
+
 // GPT-3 175B, one 2048-token sample on 8 H100s with tp 8, sequence parallelism and selective
 // recompute: the layout of Korthikanti et al. 2022, Table 2.
 Scenario gpt3_one_sample_on_tp8() {
@@ -320,11 +331,7 @@ TEST(Estimate, SoftmaxWorkAddsToFa2AndBoundsFa3OnlyWhenSlower) {
 // model's (the output layer is the same in all three), and the all-to-all comes from the expert
 // layers alone.
 TEST(Estimate, DenseLayersOfAMixtureAreTimedAsDenseLayers) {
-  Scenario moe = h100_scenario();
-  moe.model.ffn_hidden = 2048;
-  moe.model.moe_experts = 64;
-  moe.model.moe_top_k = 4;
-  moe.plan.ep = 8;
+  Scenario moe = h100_moe_scenario();
   Scenario dense = h100_scenario();
   dense.model.ffn_hidden = 8192;
   Scenario mixed = moe;
@@ -344,12 +351,8 @@ TEST(Estimate, DenseLayersOfAMixtureAreTimedAsDenseLayers) {
 // matrices, 6 launches an expert, against 6 for the whole grouped kernel. No other work moves; the
 // longer backward can only hide more of the data-parallel reduction.
 TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
-  Scenario s = h100_scenario();
-  s.model.ffn_hidden = 2048;
-  s.model.moe_experts = 64;
-  s.model.moe_top_k = 4;
+  Scenario s = h100_moe_scenario();
   s.model.gated_ffn = false;
-  s.plan.ep = 8;
   s.accelerator.cal.kernel_overhead_us = 10;
   const Estimate grouped = estimate(s);
   s.framework.per_expert_gemms = true;
@@ -416,11 +419,7 @@ TEST(Estimate, DispatchOncePerRankSendsTheDistinctRanksOfADraw) {
 // longer or shorter backward hides of the data-parallel reduction); one expert a rank sends the
 // same copies either way.
 TEST(Estimate, DispatchOncePerRankShrinksOnlyTheAllToAlls) {
-  Scenario s = h100_scenario();
-  s.model.ffn_hidden = 2048;
-  s.model.moe_experts = 64;
-  s.model.moe_top_k = 4;
-  s.plan.ep = 8;
+  Scenario s = h100_moe_scenario();
   const Estimate per_expert = estimate(s);
   s.framework.dispatch_once_per_rank = true;
   const Estimate per_rank = estimate(s);

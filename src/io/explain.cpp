@@ -282,18 +282,22 @@ const OverlapKnob kOverlapKnobs[] = {{"tp_comm", "tp_overlap", &FrameworkProfile
                                      {"ep_comm", "ep_overlap", &FrameworkProfile::ep_overlap},
                                      {"dp_comm", "dp_overlap", &FrameworkProfile::dp_overlap}};
 
+// Where a framework field's value comes from: the preset's source note (`unset` where the profile
+// has none), or the scenario when its inline framework changes the preset's value.
+template <class T>
+std::string framework_field_source(const PresetLibrary& lib, const FrameworkProfile& f, T FrameworkProfile::*field,
+                                   const char* name, const std::string& unset) {
+  const FrameworkProfile* preset = lib.framework(f.id);
+  if (!preset || preset->*field != f.*field) return "as the scenario gives it";
+  return preset_source(lib, "framework", f.id, name, "profile " + f.id + " does not set it: " + unset);
+}
+
 void add_overlap_input(Explanation& x, const Job& job, const PresetLibrary& lib, const std::string& term) {
   const FrameworkProfile& f = job.spec.scenario.framework;
-  for (const auto& k : kOverlapKnobs) {
-    if (term != k.term) continue;
-    const FrameworkProfile* preset = lib.framework(f.id);
-    const bool from_preset = preset && preset->*k.share == f.*k.share;
-    const std::string source =
-        from_preset ? preset_source(lib, "framework", f.id, k.knob,
-                                    "profile " + f.id + " does not set it: the model's default")
-                    : std::string("as the scenario gives it");
-    x.inputs.push_back({k.knob, format_fixed(f.*k.share, 2) + " (" + f.id + ")", source});
-  }
+  for (const auto& k : kOverlapKnobs)
+    if (term == k.term)
+      x.inputs.push_back({k.knob, format_fixed(f.*k.share, 2) + " (" + f.id + ")",
+                          framework_field_source(lib, f, k.share, k.knob, "the model's default")});
 }
 
 // The copies of a token the expert-parallel dispatcher sends at the chosen plan's ep, and whose
@@ -302,12 +306,8 @@ ExplainInput dispatch_input(const Result& r, const Job& job, const PresetLibrary
   const Scenario& s = job.spec.scenario;
   const FrameworkProfile& f = s.framework;
   const bool once = f.dispatch_once_per_rank;
-  const FrameworkProfile* preset = lib.framework(f.id);
-  const std::string source =
-      preset && preset->dispatch_once_per_rank == once
-          ? preset_source(lib, "framework", f.id, "dispatch_once_per_rank",
-                          "profile " + f.id + " does not set it: one copy per routed expert")
-          : std::string("as the scenario gives it");
+  const std::string source = framework_field_source(lib, f, &FrameworkProfile::dispatch_once_per_rank,
+                                                    "dispatch_once_per_rank", "one copy per routed expert");
   return {"token copies", format_fixed(dispatch_copies(s.model, r.est.plan.ep, once), 2) + " of top_k " +
                               std::to_string(s.model.moe_top_k) + (once ? ", one per rank (" : ", one per expert (") +
                               f.id + ")",
