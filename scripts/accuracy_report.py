@@ -95,7 +95,7 @@ def loso(cli, rows):
     group_of = {m: g for g, members in calibrate.GROUPS.items() for m in members}
 
     def refit_without(fam):
-        docs, fit = calibrate.fit(cli, CSV, {fam}, rounds=2, passes=1)
+        docs, fit = calibrate.fit(cli, CSV, {fam})
         with tempfile.TemporaryDirectory() as d:
             for name, doc in docs.items():
                 with open(os.path.join(d, name + ".json"), "w") as f:
@@ -187,8 +187,9 @@ MIN_BAND_RUNS = 9
 def loso_coverage(rows, residual):
     """Share of out-of-sample errors inside the p10-p90 band built, as src/io/uncertainty builds it
     (accelerator and framework with >= MIN_BAND_RUNS runs, else accelerator; edges never exclude 0),
-    from the other families' errors: the band's promise to a source it has never seen."""
-    inside = total = 0
+    from the other families' errors: the band's promise to a source it has never seen. Per family:
+    (inside, total)."""
+    by = {}
     for r in rows:
         if r["id"] not in residual:
             continue
@@ -198,10 +199,11 @@ def loso_coverage(rows, residual):
             runs, errs = g.get(r["accelerator"], (0, []))
         if runs < MIN_BAND_RUNS:
             continue
-        total += 1
         lo, hi = band_edges(errs)
-        inside += min(lo, 0.0) <= residual[r["id"]] <= max(hi, 0.0)
-    return inside, total
+        got = by.setdefault(r["family"], [0, 0])
+        got[0] += min(lo, 0.0) <= residual[r["id"]] <= max(hi, 0.0)
+        got[1] += 1
+    return by
 
 
 def heldout_coverage(rows):
@@ -327,19 +329,20 @@ def trainium_section(rows):
 
 # What CI enforces (tests/accuracy_loso.sh): today's figures with a small margin, so that a change
 # that loses accuracy out of sample fails. The goals not met yet (leave-one-source-out <= 8%, every
-# family <= 12%, in sample <= 5%) are listed in docs/accuracy.md. In-sample MAE and p90 over fitted
-# rows; held-out MAE; leave-one-source-out mean and worst family; the band's promise of 80% to a
-# source it has never seen (75-85%, its errors against the band built without its family), and to
-# the held-out rows of seen sources (at least 75%; wider there, since their offset is in the band).
-# The leave-one-source-out mean carries a point of noise: SimuMax alone has dense BF16 runs on B200,
-# and without it Blackwell's BF16 GEMM speed rested on four mixture-of-experts rows, so its figure
-# swung between 9% and 23% with changes to other families' rows (2026-12-02); since FP8 rows time
-# their output layer in BF16, they pin that speed too (SimuMax left out 6.8%). The ceilings hold
-# today's figures with a margin of under a point (2026-12-02: leave-one-source-out 14.4%, held-out
-# 8.6%, in sample 7.9%, p90 17.0%), so that a change that loses accuracy out of sample fails.
-TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.19), "heldout_mae": ("<=", 0.095),
-           "loso_mean": ("<=", 0.152), "loso_worst": ("<=", 0.40),
-           "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.85))}
+# family <= 12%, in sample <= 5%, the band's promise to sources never seen within 75-85%) are listed
+# in docs/accuracy.md. In-sample MAE and p90 over fitted rows; held-out MAE; leave-one-source-out
+# mean and worst family; the band's promise of 80% to a source it has never seen (its errors against
+# the band built without its family: at least 75%, and at most 90% while one band for every source of
+# a platform holds the sources near its centre nearly always), and to the held-out rows of seen
+# sources (at least 75%; wider there, since their offset is in the band). The leave-one-source-out
+# refits start from scratch, so each family's figure owes nothing to its own rows; a family whose
+# rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed) swings with the start and the
+# other families' rows. The ceilings hold today's figures with a margin of about a point
+# (2026-12-02: leave-one-source-out 17.5%, worst family 40.0%, held-out 8.9%, in sample 8.1%, p90
+# 16.8%).
+TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.18), "heldout_mae": ("<=", 0.095),
+           "loso_mean": ("<=", 0.185), "loso_worst": ("<=", 0.415),
+           "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.90))}
 
 
 
@@ -367,12 +370,13 @@ def figures(cli, all_rows, lo=None, residual=None):
     if lo is None:
         lo, residual, _ = loso(cli, all_rows)
     hin, hn = heldout_coverage(all_rows)
-    lin, ln = loso_coverage(all_rows, residual)
+    by_family = loso_coverage(all_rows, residual)
+    lin, ln = (sum(v[i] for v in by_family.values()) for i in (0, 1))
     return {"mae": mae(fitted), "p90": p90(fitted), "heldout_mae": mae(held), "heldout_p90": p90(held),
             "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo),
             "loso_worst": max(v["mae"] for v in lo.values()),
             "heldout_coverage": hin / hn if hn else 0.0, "loso_coverage": lin / ln if ln else 0.0,
-            "n_fitted": len(fitted), "n_heldout": len(held), "n_loso": ln}
+            "n_fitted": len(fitted), "n_heldout": len(held), "n_loso": ln, "loso_coverage_by_family": by_family}
 
 
 def check(cli, all_rows):
@@ -640,6 +644,21 @@ def later_mechanisms(all_rows, fig):
           "Megatron-LM on Neuron left out from 19.9% to 18.1% (in sample 11.3% -> 9.2%), leave-one-source-out "
           "from 14.6% to 14.4%, in sample from 8.0% to 7.9% (p90 17.8% -> 17.0%), held-out stayed at 8.6% "
           "(2026-12-02).",
+          "- Leave-one-source-out refits start from scratch, as the shipped fit now does (every accelerator "
+          "constant from the middle of its range, every framework constant from its prior), not from the "
+          "shipped constants. Those were fitted on every family, and a constant that the rows left in do not "
+          "constrain kept the value the left-out family had given it: without NeMo/Megatron-Bridge the "
+          "megatron profile keeps only MLPerf's dense rows, so its expert-parallel overlap and routing "
+          "kernels were the ones NeMo/Megatron-Bridge's mixture-of-experts rows had fitted; without SimuMax, "
+          "Blackwell's BF16 GEMM efficiency was the one SimuMax's dense BF16 rows had fitted. Every "
+          "leave-one-source-out figure above this line was measured that way. The same model measured "
+          "from scratch: leave-one-source-out 14.4% -> 17.5% (NeMo/Megatron-Bridge 8.9% -> 18.0%, SimuMax "
+          "5.1% -> 15.9%, Megatron-LM on Neuron 18.1% -> 23.8%, PyTorch Neuron 36.6% -> 40.0%, torchtitan "
+          "14.9% -> 17.2%, MosaicML 7.8% -> 8.7%; Megatron-LM 6.5% -> 5.4%), held-out 8.6% -> 8.9%, in "
+          "sample 7.9% -> 8.1%, band coverage of sources never seen 83% -> 87%, of held-out rows 84% -> 88%. "
+          "The fit from scratch (four rounds, three passes) reaches the shipped fit's objective (11.09% a "
+          "family against 11.10%) at another point of a flat optimum: Megatron's TP overlap 0.70 instead of "
+          "0.95, FSDP's elementwise kernels 117 instead of 150 (2026-12-02).",
           "- The softmax of a fused attention kernel also spends about four scalar FP32 instructions per "
           "score element each way on the CUDA cores beside its exponential (FlashAttention-2's Algorithms 1-2: "
           "row max, scaled subtract, row sum and the conversion of P forward; scaled subtract, dP - D, the "
@@ -820,13 +839,19 @@ def found_by_comparing_rows(all_rows):
     return text
 
 
-def not_met(all_rows, lo):
+def not_met(all_rows, lo, fig):
     """The accuracy issue's goals not met yet, what is known and not modelled, and what was tried and
     not kept (each with its out-of-sample figures)."""
+    cov = fig["loso_coverage_by_family"]
+    coverage = ("" if fig["loso_coverage"] <= 0.85 else
+                f", the band holding 75-85% of the runs of sources it has never seen ({100 * fig['loso_coverage']:.0f}%: "
+                "one band for every source of a platform holds the runs of the sources near its centre nearly "
+                "always and those far off less often; by family, " +
+                ", ".join(f"{f} {v[0]} of {v[1]}" for f, v in sorted(cov.items())) + ")")
     return ["", "Goals of the accuracy issue not met yet: leave-one-source-out mean <= 8% and every family <= 12% "
           "(above: " + ", ".join(f"{f} {100 * v['mae']:.1f}%" for f, v in sorted(lo.items(), key=lambda t: -t[1]["mae"])
                                  if v["mae"] > 0.12) + "), in-sample MAE <= 5% "
-          "and p90 <= 12%, every accelerator with five rows or more <= 8%. Known and not modelled: torchao's rowwise-scaled FP8 "
+          "and p90 <= 12%, every accelerator with five rows or more <= 8%" + coverage + ". Known and not modelled: torchao's rowwise-scaled FP8 "
           "(measured slower than BF16 on Llama 3 8B, predicted faster: "
           + error_range(all_rows, lambda r: "Llama3-8B" in r["id"] and "fp8rw" in r["id"]) + "; the extra casts "
           "rowwise scaling needs, a second, column-wise copy of each GEMM input and output gradient for the "
@@ -914,7 +939,7 @@ def main():
          "`tests/test_accuracy.cpp` the in-sample ones.", ""]
     L += summary_lines(all_rows, fig, lo)
     L += what_moved(all_rows, fig)
-    L += not_met(all_rows, lo)
+    L += not_met(all_rows, lo, fig)
     L += bounded_constants()
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
@@ -932,7 +957,10 @@ def main():
     L += trainium_section(rows)
     L += ["", "## Leave one source out", "",
           "The calibration is refitted without each source family (and never with the held-out rows) and "
-          "that family is predicted with the refitted constants. Only fitted constants are refitted: "
+          "that family is predicted with the refitted constants. Each refit starts from scratch, as the "
+          "shipped fit does (every accelerator constant from the middle of its range, every framework "
+          "constant from its prior), never from the shipped constants, which every family fitted. Only "
+          "fitted constants are refitted: "
           "structural choices stay, and some were made with a family's rows in view, so that family's "
           "figure is partly in-sample. Neuron rows form one family per stack (NeuronX Distributed, NeMo "
           "Megatron on Neuron, Megatron-LM on Neuron, PyTorch Neuron): each is a separate table by "

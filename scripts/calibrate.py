@@ -9,7 +9,10 @@ gets). Blackwell parts (b200, gb200, b300, gb300) share one fit, since they are 
 and have few rows each. Then the constants of each framework profile (see
 FRAMEWORKS: how much of its tensor-, expert- and data-parallel communication it overlaps, how many
 elementwise and routing kernels it launches) are fitted over the rows that use it, across every
-accelerator; the two fits alternate. Nothing is fitted per row, model or source.
+accelerator; the two fits alternate. Nothing is fitted per row, model or source. Every fit starts
+from scratch (the middle of each accelerator constant's range, each framework constant's prior), not
+from the shipped constants: the fit is a function of the rows it is given, so a refit without a
+family (leave-one-source-out) owes nothing to that family.
 
 Held-out split: every row whose id hashes to 0 mod 5 (zlib.crc32 of the id, HELD_OUT) is never
 seen by any fit; scripts/accuracy_report.py reports its error as the out-of-sample figure.
@@ -92,6 +95,10 @@ def held_out(row_id):
 PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0.25, 0.95),
           ("kernel_overhead_us", 2.0, 12.0), ("attention_efficiency", 0.15, 0.75),
           ("attention_v3_efficiency", 0.15, 0.75)]
+# A constant measured relative to another starts from it, and keeps it where no row constrains it:
+# a group without FP8 rows runs FP8 GEMMs at its BF16 efficiency, one without FlashAttention-3-class
+# kernels runs them at its FlashAttention-2-class efficiency.
+PRIMARY = {"fp8_matmul_efficiency_max": "matmul_efficiency_max", "attention_v3_efficiency": "attention_efficiency"}
 
 
 def find_cli(path):
@@ -191,7 +198,7 @@ def descend(values, params, score, rounds):
     return values, best, n
 
 
-def fit(cli, csv_path, exclude, rounds=3, passes=2):
+def fit(cli, csv_path, exclude, rounds=4, passes=3):
     with tempfile.TemporaryDirectory() as d:
         return fit_in(cli, csv_path, exclude, rounds, passes, d)
 
@@ -207,14 +214,22 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
     by_id = {a["id"]: a for a in docs["accelerators"]["accelerators"]}
     fw_by_id = {f["id"]: f for f in docs["frameworks"]["frameworks"]}
     result = {"accelerators": {}, "frameworks": {}}
-    # A group or framework left without rows (leave-one-source-out) must not keep values fitted on
-    # the rows left out: a group takes its relative's fit or the other groups' mean (RELATIVES), a
-    # framework the prior of each constant (FRAMEWORKS).
+    # The fit starts from scratch, not from the shipped constants: those were fitted on every family,
+    # and a constant that the rows left in do not constrain (leave-one-source-out) would keep the value
+    # the left-out family gave it. Each accelerator constant starts from the middle of its range (one
+    # measured relative to another from that one, PRIMARY), each framework constant from its prior.
+    for m in (m for members in GROUPS.values() for m in members if m in by_id):
+        c = by_id[m]["calibration"]
+        for k, lo, hi in PARAMS:
+            c.pop(k, None)
+            if k not in PRIMARY:
+                c[k] = (lo + hi) / 2
+    for fid in FRAMEWORKS:
+        if fid in fw_by_id:
+            fw_by_id[fid].update({k: prior for k, _, _, prior in FRAMEWORKS[fid]})
+    # A group left without rows takes its relative's fit or the other groups' mean (RELATIVES).
     empty = [g for g, members in GROUPS.items()
              if objective(every, lambda r, m=members: r["accelerator"] in m, exclude)[1] == 0]
-    for fid in FRAMEWORKS:
-        if fid in fw_by_id and objective(every, lambda r: r["framework"] == fid, exclude)[1] == 0:
-            fw_by_id[fid].update({k: prior for k, _, _, prior in FRAMEWORKS[fid]})
     for _ in range(passes):
         for group, members in GROUPS.items():
             fitted = [m for m in members if m in by_id]
@@ -229,10 +244,14 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
                 return objective(run(cli, docs, csv_path), lambda r: r["accelerator"] in fitted, exclude)
 
             cal0 = by_id[fitted[0]]["calibration"]
-            # An FP8 efficiency not fitted yet starts from the BF16 one (a group without FP8 rows keeps it).
-            # FA3-class attention starts from the FA2-class one.
-            first = {"fp8_matmul_efficiency_max": "matmul_efficiency_max", "attention_v3_efficiency": "attention_efficiency"}
-            start = {k: min(hi, max(lo, cal0.get(k) or cal0[first.get(k, k)])) for k, lo, hi in PARAMS}
+            start = {k: min(hi, max(lo, cal0.get(k) or cal0[PRIMARY.get(k, k)])) for k, lo, hi in PARAMS}
+            if not all(k in cal0 for k in PRIMARY):
+                # First the primaries, each secondary tied to its own, so that one no row moves ends
+                # equal to its primary's fit; then all of them.
+                primaries = [p for p in PARAMS if p[0] not in PRIMARY]
+                tied, _, _ = descend({k: start[k] for k, _, _ in primaries}, primaries,
+                                     lambda c: score({**c, **{s: c[p] for s, p in PRIMARY.items()}}), rounds)
+                start = {**tied, **{s: tied[p] for s, p in PRIMARY.items()}}
             cal, best, n = descend(start, PARAMS, score, rounds)
             if n:
                 # Members with rows of their own; the others take the fit and say so (calibrate --write).
