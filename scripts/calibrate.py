@@ -95,9 +95,11 @@ def held_out(row_id):
 PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0.25, 0.95),
           ("kernel_overhead_us", 2.0, 12.0), ("attention_efficiency", 0.15, 0.75),
           ("attention_v3_efficiency", 0.15, 0.75)]
-# A constant measured relative to another starts from it, and keeps it where no row constrains it:
-# a group without FP8 rows runs FP8 GEMMs at its BF16 efficiency, one without FlashAttention-3-class
-# kernels runs them at its FlashAttention-2-class efficiency.
+# A constant measured relative to another starts from it: a fit from scratch first fits the primary
+# with the secondary tied to it. Where no row constrains the secondary, it stays at that first-pass
+# value, which later passes' moves of the primary leave a few points apart (a group without FP8 rows
+# runs FP8 GEMMs at about its BF16 efficiency, one without FlashAttention-3-class kernels runs them at
+# about its FlashAttention-2-class efficiency).
 PRIMARY = {"fp8_matmul_efficiency_max": "matmul_efficiency_max", "attention_v3_efficiency": "attention_efficiency"}
 
 
@@ -246,8 +248,8 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
             cal0 = by_id[fitted[0]]["calibration"]
             start = {k: min(hi, max(lo, cal0.get(k) or cal0[PRIMARY.get(k, k)])) for k, lo, hi in PARAMS}
             if not all(k in cal0 for k in PRIMARY):
-                # First the primaries, each secondary tied to its own, so that one no row moves ends
-                # equal to its primary's fit; then all of them.
+                # First the primaries, each secondary tied to its own, so that one no row moves starts
+                # from its primary's fit; then all of them.
                 primaries = [p for p in PARAMS if p[0] not in PRIMARY]
                 tied, _, _ = descend({k: start[k] for k, _, _ in primaries}, primaries,
                                      lambda c: score({**c, **{s: c[p] for s, p in PRIMARY.items()}}), rounds)

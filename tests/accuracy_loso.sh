@@ -3,7 +3,8 @@
 # tests/data/published_runs.csv and predicts that family, predicts the held-out split with the
 # shipped calibration, measures the band's coverage, and fails unless every figure meets its target
 # (TARGETS in scripts/accuracy_report.py). Writes nothing.
-# The refits run the CLI a few thousand times: it is built optimized (preset release, CLI only).
+# The ten refits start from scratch and run the CLI tens of thousands of times (about 12 minutes on
+# two cores): it is built optimized (preset release, CLI only).
 # Environment: TRAINCALC_NATIVE_OPTIMIZED (an optimized CLI to use instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
