@@ -340,6 +340,8 @@ def trainium_section(rows):
 # other families' rows. The ceilings hold today's figures with a margin of about a point
 # (2026-12-02: leave-one-source-out 17.5%, worst family 40.0%, held-out 8.9%, in sample 8.1%, p90
 # 16.8%).
+# The accuracy issue's goal for the band's coverage of sources never seen (CI guards a wider range).
+COVERAGE_GOAL = (0.75, 0.85)
 TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.18), "heldout_mae": ("<=", 0.095),
            "loso_mean": ("<=", 0.185), "loso_worst": ("<=", 0.415),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", (0.75, 0.90))}
@@ -842,12 +844,13 @@ def found_by_comparing_rows(all_rows):
 def not_met(all_rows, lo, fig):
     """The accuracy issue's goals not met yet, what is known and not modelled, and what was tried and
     not kept (each with its out-of-sample figures)."""
-    cov = fig["loso_coverage_by_family"]
-    coverage = ("" if fig["loso_coverage"] <= 0.85 else
-                f", the band holding 75-85% of the runs of sources it has never seen ({100 * fig['loso_coverage']:.0f}%: "
-                "one band for every source of a platform holds the runs of the sources near its centre nearly "
-                "always and those far off less often; by family, " +
-                ", ".join(f"{f} {v[0]} of {v[1]}" for f, v in sorted(cov.items())) + ")")
+    got, (lo_goal, hi_goal) = fig["loso_coverage"], COVERAGE_GOAL
+    why = ("one band for every source of a platform holds the runs of the sources near its centre nearly always "
+           "and those far off less often; " if got > hi_goal else "")
+    coverage = ("" if lo_goal <= got <= hi_goal else
+                f", the band holding {100 * lo_goal:.0f}-{100 * hi_goal:.0f}% of the runs of sources it has never "
+                f"seen ({100 * got:.0f}%: {why}by family, " +
+                ", ".join(f"{f} {v[0]} of {v[1]}" for f, v in sorted(fig["loso_coverage_by_family"].items())) + ")")
     return ["", "Goals of the accuracy issue not met yet: leave-one-source-out mean <= 8% and every family <= 12% "
           "(above: " + ", ".join(f"{f} {100 * v['mae']:.1f}%" for f, v in sorted(lo.items(), key=lambda t: -t[1]["mae"])
                                  if v["mae"] > 0.12) + "), in-sample MAE <= 5% "
