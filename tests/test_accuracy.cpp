@@ -108,8 +108,12 @@ Scenario on(const char* accelerator, const char* framework) {
   return s;
 }
 
+Uncertainty band_on(const char* accelerator, const char* framework) {
+  return uncertainty_for(on(accelerator, framework), builtin_band_table());
+}
+
 TEST(Uncertainty, CoveredAcceleratorUsesItsOwnRuns) {
-  const Uncertainty u = uncertainty_for(on("h100-sxm", "megatron"));
+  const Uncertainty u = band_on("h100-sxm", "megatron");
   EXPECT_TRUE(u.covered);
   EXPECT_GE(u.runs, 5);
   EXPECT_LE(u.error_low, 0);
@@ -120,12 +124,12 @@ TEST(Uncertainty, CoveredAcceleratorUsesItsOwnRuns) {
 TEST(Uncertainty, FrameworkNeverMeasuredOnTheAcceleratorSaysSoAndWidens) {
   // Modern Megatron was measured on H100 and Blackwell only: on an A100 its efficiency is carried
   // over, and the band says so.
-  const Uncertainty fsdp = uncertainty_for(on("a100-80gb", "fsdp"));
-  const Uncertainty u = uncertainty_for(on("a100-80gb", "megatron"));
+  const Uncertainty fsdp = band_on("a100-80gb", "fsdp");
+  const Uncertainty u = band_on("a100-80gb", "megatron");
   EXPECT_TRUE(fsdp.note.empty()) << fsdp.note;
   EXPECT_NE(u.note.find("no published megatron runs on a100-80gb"), std::string::npos) << u.note;
-  EXPECT_GT(u.error_high - u.error_low, uncertainty_for(on("a100-80gb", "megatron-2021")).error_high -
-                                            uncertainty_for(on("a100-80gb", "megatron-2021")).error_low);
+  EXPECT_GT(u.error_high - u.error_low, band_on("a100-80gb", "megatron-2021").error_high -
+                                            band_on("a100-80gb", "megatron-2021").error_low);
   EXPECT_GT(u.mean_abs_error, fsdp.mean_abs_error);
 }
 
@@ -134,8 +138,8 @@ TEST(Uncertainty, UncoveredAcceleratorSaysSoAndWidens) {
   // from its relative's fit (presets/accuracy/uncertainty.json, "unseen").
   for (const auto& [acc, relative, fw] : {std::tuple{"trainium2", "trainium1", "neuronx-distributed"},
                                           std::tuple{"h200", "h100-sxm", "megatron"}}) {
-    const Uncertainty rel = uncertainty_for(on(relative, fw));
-    const Uncertainty u = uncertainty_for(on(acc, fw));
+    const Uncertainty rel = band_on(relative, fw);
+    const Uncertainty u = band_on(acc, fw);
     EXPECT_FALSE(u.covered);
     EXPECT_TRUE(rel.covered);
     EXPECT_NE(u.note.find(std::string("no published runs for ") + acc), std::string::npos) << u.note;
@@ -160,10 +164,10 @@ TEST(Uncertainty, FarOutsideThePublishedShapesWidens) {
   s.model = *lib.model("llama3.1-8b");
   s.instance = *lib.instance("p5.48xlarge");
   s.nodes = 4;
-  const Uncertainty inside = uncertainty_for(s);
+  const Uncertainty inside = uncertainty_for(s, builtin_band_table());
   EXPECT_TRUE(inside.note.empty()) << inside.note;
   s.nodes = 100000;  // 800,000 chips
-  const Uncertainty outside = uncertainty_for(s);
+  const Uncertainty outside = uncertainty_for(s, builtin_band_table());
   EXPECT_NE(outside.note.find("chips"), std::string::npos) << outside.note;
   EXPECT_GT(outside.error_high - outside.error_low, inside.error_high - inside.error_low);
 }
@@ -171,13 +175,13 @@ TEST(Uncertainty, FarOutsideThePublishedShapesWidens) {
 // Split-conformal p10-p90 edges promise 80% only from 9 errors: a group with fewer published runs
 // does not narrow the band, and the note says how many there are rather than "none".
 TEST(Uncertainty, GroupsOfFewerThanNineRunsDoNotNarrowTheBand) {
-  const Uncertainty b300 = uncertainty_for(on("b300", "megatron"));
+  const Uncertainty b300 = band_on("b300", "megatron");
   EXPECT_FALSE(b300.covered);
   EXPECT_NE(b300.note.find("too few published runs for b300 for a band"), std::string::npos) << b300.note;
   EXPECT_GE(b300.runs, 9);
   for (const char* acc : {"h100-sxm", "b200", "gb200", "trainium1", "a100-80gb"})
     for (const char* fw : {"megatron", "fsdp", "megatron-lm", "neuronx-distributed", "deepspeed-zero3"})
-      EXPECT_GE(uncertainty_for(on(acc, fw)).runs, 9) << acc << " " << fw;
+      EXPECT_GE(band_on(acc, fw).runs, 9) << acc << " " << fw;
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
 Result evaluate(const Job& job, const PresetLibrary& lib, const EvaluateOptions& options) {
   Result r;
   r.est = run_estimate(job.spec);
-  r.band = uncertainty_for(job.spec.scenario);
+  r.band = uncertainty_for(job.spec.scenario, lib.bands);
   try {
     r.cost = cost_report(job, r.est, lib, options);
   } catch (const InputError& e) {

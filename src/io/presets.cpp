@@ -809,6 +809,7 @@ const Schema kSchemas[] = {
     {"traincalc.models/1", "models", 2},
     {"traincalc.frameworks/1", "frameworks", 3},
     {"traincalc.services/1", "services", 4},
+    {"traincalc.uncertainty/1", "groups", 5},  // the band table, replaced whole (io/uncertainty)
 };
 
 const Schema* schema_of(const Json& doc) {
@@ -836,6 +837,11 @@ void merge_document(PresetLibrary& lib, const std::string& label, const Json& do
     for (const auto& s : kSchemas) append_item(expected, s.name);
     throw InputError(path_key(base, "schema"),
                      "unknown schema '" + schema + "'; expected one of: " + expected);
+  }
+  if (kind->order == 5) {
+    lib.bands = parse_band_table(doc, label);
+    lib.files.push_back(label);
+    return;
   }
   check_keys(doc, base, {"schema", kind->array_key, "about"});
   if (has_key(doc, "about")) get_string(doc, "about", base, 20000);
@@ -1017,6 +1023,7 @@ PresetLibrary load_builtin_presets() {
     files.push_back({f.path, parse_json(f.contents, f.path)});
   }
   PresetLibrary lib;
+  lib.bands = builtin_band_table();
   merge_all(lib, std::move(files));
   return lib;
 }

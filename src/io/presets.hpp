@@ -13,6 +13,7 @@
 #include "core/cost.hpp"
 #include "core/types.hpp"
 #include "io/json_util.hpp"
+#include "io/uncertainty.hpp"
 
 namespace tc::io {
 
@@ -52,6 +53,7 @@ struct PresetLibrary {
   std::vector<ModelInfo> model_infos;
   std::vector<InstanceInfo> instance_infos;
   std::vector<FrameworkInfo> framework_infos;
+  BandTable bands;                  // the error bands of estimates (presets/accuracy/uncertainty.json)
   std::vector<std::string> files;  // labels of the files merged, in order
 
   // nullptr when unknown.

@@ -1,6 +1,8 @@
 // How sure an estimate is: the band of signed errors that published runs of the closest family
-// (accelerator, and framework where it has runs) show against the model. Built from
-// presets/accuracy/uncertainty.json, which scripts/accuracy_report.py generates.
+// (accelerator, and framework where it has runs) show against the model. Built from a band table:
+// presets/accuracy/uncertainty.json, which scripts/accuracy_report.py generates, or a file of the
+// same schema merged over it (so that the report can measure, through this same code, the band a
+// source would have got had it never been measured).
 #pragma once
 
 #include <string>
@@ -20,7 +22,23 @@ struct Uncertainty {
   std::string note;               // said plainly when outside the data
 };
 
-Uncertainty uncertainty_for(const Scenario& s);
+// A traincalc.uncertainty/1 document, checked once: "groups", each the spread of the
+// out-of-sample errors of one group of published runs (an accelerator, a framework, or both; ""
+// for the one not set: runs, mean_abs_error, signed error_p10 and error_p90); "relatives", the
+// accelerator whose band one without runs takes (the one it shares a calibration with, or whose fit
+// its calibration takes), followed down the chain to one with runs; "unseen.from_relative", what
+// accelerators predicted from a relative's calibration showed; "coverage", the span of each shape
+// dimension over the published runs. Kept as the document (the page's code size is budgeted).
+struct BandTable {
+  Json doc;
+};
+
+// Reads a traincalc.uncertainty/1 document; throws InputError naming the field.
+BandTable parse_band_table(const Json& doc, const std::string& label);
+// The table built into the program (presets/accuracy/uncertainty.json).
+const BandTable& builtin_band_table();
+
+Uncertainty uncertainty_for(const Scenario& s, const BandTable& table);
 
 // Throughput may be `faster` times higher or `slower` times lower than estimated (both >= 1);
 // times scale inversely. faster never takes HFU above 1.

@@ -1,0 +1,139 @@
+// The band table (io/uncertainty): a traincalc.uncertainty/1 file merged over the built-in one
+// replaces it whole, and the estimate's band then comes from it. scripts/accuracy_report.py
+// measures the band's coverage of sources it has never seen that way, through this code.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "io/embedded.hpp"
+#include "io/job.hpp"
+#include "io/presets.hpp"
+#include "io/uncertainty.hpp"
+#include "support.hpp"
+
+namespace {
+
+using tc::io::InputError;
+using tc::io::Json;
+
+Json one_group_table() {
+  return {{"schema", "traincalc.uncertainty/1"},
+          {"groups", Json::array({{{"accelerator", "h100-sxm"}, {"framework", ""}, {"runs", 12},
+                                   {"mean_abs_error", 0.01}, {"error_p10", -0.02}, {"error_p90", 0.03}}})},
+          {"relatives", {{"h200", "h100-sxm"}}},
+          {"unseen", {{"from_relative", {{"runs", 4}, {"mean_abs_error", 0.1}, {"error_p10", -0.2},
+                                         {"error_p90", 0.1}, {"accelerators", {"a100-40gb"}}}}}},
+          {"coverage", {{"chips", {8, 1024}}}}};
+}
+
+tc::io::Job job_on(const std::string& instance, int nodes) {
+  const Json doc = {{"model", "llama3.1-8b"}, {"instance", instance}, {"nodes", nodes},
+                    {"framework", "fsdp"}, {"training", {{"tokens", 1e12}}}};
+  return tc::io::parse_job(doc, tc_test::lib(), "test");
+}
+
+TEST(BandTable, BuiltInTableIsTheShippedFile) {
+  const tc::io::BandTable& t = tc::io::builtin_band_table();
+  const Json doc = Json::parse(tc::io::embedded_contents("presets/accuracy/uncertainty.json"));
+  EXPECT_EQ(t.doc, doc);
+  EXPECT_EQ(tc_test::lib().bands.doc, doc);
+}
+
+TEST(BandTable, MergedTableSetsTheBandEvaluateShows) {
+  tc::io::PresetLibrary lib = tc_test::lib();
+  tc::io::merge_preset_json(lib, "bands.json", one_group_table().dump());
+  const auto job = job_on("p5.48xlarge", 4);
+  const auto own = tc::io::evaluate(job, lib).band;
+  // fsdp has no group of its own here: the accelerator's band, widened by half.
+  EXPECT_EQ(own.runs, 12);
+  EXPECT_DOUBLE_EQ(own.error_low, -0.02 * 1.5);
+  EXPECT_DOUBLE_EQ(own.error_high, 0.03 * 1.5);
+  EXPECT_NE(own.note.find("no published runs with framework fsdp"), std::string::npos) << own.note;
+  EXPECT_NE(tc::io::evaluate(job, tc_test::lib()).band.error_high, own.error_high);
+  // Beyond twice the table's span of chips (8 to 1,024): widened by half again.
+  const auto far = tc::io::evaluate(job_on("p5.48xlarge", 300), lib).band;
+  EXPECT_NE(far.note.find("chips 2400 is far outside"), std::string::npos) << far.note;
+  EXPECT_DOUBLE_EQ(far.error_high, 0.03 * 1.5 * 1.5);
+}
+
+TEST(BandTable, AcceleratorWithoutRunsTakesItsRelativeWidenedByTheUnseen) {
+  tc::io::PresetLibrary lib = tc_test::lib();
+  tc::io::merge_preset_json(lib, "bands.json", one_group_table().dump());
+  const auto band = tc::io::evaluate(job_on("p5en.48xlarge", 4), lib).band;  // H200
+  EXPECT_FALSE(band.covered);
+  EXPECT_EQ(band.basis, "h100-sxm: 12 published runs");
+  // The relative's spread and the unseen one add in quadrature; fsdp, without a group, widens by half.
+  EXPECT_DOUBLE_EQ(band.error_low, -std::hypot(0.02, 0.2) * 1.5);
+  EXPECT_DOUBLE_EQ(band.error_high, std::hypot(0.03, 0.1) * 1.5);
+  EXPECT_NE(band.note.find("(4 held-out runs)"), std::string::npos) << band.note;
+  // A cycle of relatives without runs ends: a rough guess, said so.
+  Json cycle = one_group_table();
+  cycle["relatives"] = {{"h200", "b200"}, {"b200", "h200"}};
+  tc::io::merge_preset_json(lib, "cycle.json", cycle.dump());
+  const auto guess = tc::io::evaluate(job_on("p5en.48xlarge", 4), lib).band;
+  EXPECT_EQ(guess.basis, "no published runs");
+  EXPECT_DOUBLE_EQ(guess.error_high, 0.5);
+}
+
+// Class: every value of a band file, replaced by a hostile one, is refused with its field named
+// (and the library left as it was) or read into a band that stays finite.
+TEST(BandTable, EveryHostileValueIsNamedOrHarmless) {
+  const Json good = one_group_table();
+  const std::vector<Json> hostile = {Json(), Json(true), Json("x"), Json(-1), Json(0), Json(1e308),
+                                     Json(-1e308), Json(4.9e-324), Json::array(), Json::object(),
+                                     Json::array({1, 2, 3})};
+  const auto job = job_on("p5.48xlarge", 4);
+  int refused = 0;
+  const Json leaves = good.flatten();
+  for (const auto& leaf : leaves.items()) {
+    const Json::json_pointer at(leaf.key());
+    const std::string name = at.back();
+    for (const Json& bad : hostile) {
+      Json doc = good;
+      doc[at] = bad;
+      tc::io::PresetLibrary lib = tc_test::lib();
+      try {
+        tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+      } catch (const InputError& e) {
+        ++refused;
+        EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what() << " for " << leaf.key();
+        EXPECT_EQ(lib.bands.doc, tc_test::lib().bands.doc);
+        continue;
+      }
+      const auto band = tc::io::evaluate(job, lib).band;
+      EXPECT_TRUE(std::isfinite(band.error_low) && std::isfinite(band.error_high) &&
+                  std::isfinite(band.mean_abs_error))
+          << leaf.key() << " = " << bad.dump();
+    }
+  }
+  EXPECT_GT(refused, 100);
+}
+
+TEST(BandTable, StructuralErrorsNameTheField) {
+  auto error_of = [](const Json& doc) {
+    tc::io::PresetLibrary lib = tc_test::lib();
+    try {
+      tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  Json doc = one_group_table();
+  doc["groups"][0]["error_p10"] = 0.5;
+  EXPECT_EQ(error_of(doc), "bands.json: groups[0].error_p10: must not exceed error_p90 (0.03)");
+  doc = one_group_table();
+  doc.erase("groups");
+  EXPECT_NE(error_of(doc).find("groups"), std::string::npos);
+  doc = one_group_table();
+  doc["grups"] = Json::array();
+  EXPECT_NE(error_of(doc).find("grups"), std::string::npos);
+  doc = one_group_table();
+  doc["coverage"]["chips"] = {1024, 8};
+  EXPECT_NE(error_of(doc).find("coverage.chips[0]"), std::string::npos);
+}
+
+}  // namespace
