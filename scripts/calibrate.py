@@ -200,14 +200,14 @@ def descend(values, params, score, rounds):
 
 
 def retie_unconstrained(cal, best, score):
-    """A secondary constant that moves no row's figure goes back to its primary: left where the
-    primary's earlier passes put it, it would run a group's FP8 GEMMs a few points off its BF16
-    ones for no measured reason."""
+    """A secondary constant that moves no fitted row's figure goes back to its primary: left where
+    the primary's earlier passes put it, it would run a group's FP8 GEMMs a few points off its BF16
+    ones for no measured reason (held-out rows and users' jobs on such kernels do move)."""
     for s, p in PRIMARY.items():
         tied = {**cal, s: cal[p]}
         if tied[s] != cal[s] and abs(score(tied)[0] - best) < 1e-12:
             cal = tied
-    score(cal)
+    score(cal)  # leaves the group's presets holding the values returned
     return cal
 
 

@@ -798,6 +798,7 @@ struct NoteBatch {
   }
 };
 
+constexpr int kBandTableOrder = 5;
 struct Schema {
   const char* name;
   const char* array_key;
@@ -809,7 +810,7 @@ const Schema kSchemas[] = {
     {"traincalc.models/1", "models", 2},
     {"traincalc.frameworks/1", "frameworks", 3},
     {"traincalc.services/1", "services", 4},
-    {"traincalc.uncertainty/1", "groups", 5},  // the band table, replaced whole (io/uncertainty)
+    {"traincalc.uncertainty/1", "groups", kBandTableOrder},  // the band table, replaced whole (io/uncertainty)
 };
 
 const Schema* schema_of(const Json& doc) {
@@ -838,7 +839,7 @@ void merge_document(PresetLibrary& lib, const std::string& label, const Json& do
     throw InputError(path_key(base, "schema"),
                      "unknown schema '" + schema + "'; expected one of: " + expected);
   }
-  if (kind->order == 5) {
+  if (kind->order == kBandTableOrder) {
     lib.bands = parse_band_table(doc, label);
     lib.files.push_back(label);
     return;

@@ -53,7 +53,7 @@ struct PresetLibrary {
   std::vector<ModelInfo> model_infos;
   std::vector<InstanceInfo> instance_infos;
   std::vector<FrameworkInfo> framework_infos;
-  BandTable bands;                  // the error bands of estimates (presets/accuracy/uncertainty.json)
+  BandTable bands;  // the error bands: load_builtin_presets sets presets/accuracy/uncertainty.json
   std::vector<std::string> files;  // labels of the files merged, in order
 
   // nullptr when unknown.

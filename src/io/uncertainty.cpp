@@ -28,7 +28,7 @@ void check_group(const Json& g, const std::string& path, bool keyed) {
     check_key_or_any(g, "accelerator", path);
     check_key_or_any(g, "framework", path);
   } else {
-    check_keys(g, path, {"accelerators", "runs", "mean_abs_error", "error_p10", "error_p90"});
+    check_keys(g, path, {"accelerators", "runs", "mean_abs_error", "error_p10", "error_p90"});  // "accelerators": for readers
   }
   get_int(g, "runs", path, 0, kMaxBandRuns);
   get_number(g, "mean_abs_error", path, 0, kMaxBandError);
@@ -90,13 +90,16 @@ BandTable parse_band_table(const Json& doc, const std::string& label) {
   const Json& groups = get_array(doc, "groups", base, 10000);
   for (std::size_t i = 0; i < groups.size(); ++i) check_group(groups[i], path_index(gp, i), true);
   const std::string rp = path_key(base, "relatives");
-  for (const auto& [acc, rel] : get_object(doc, "relatives", base).items()) to_string_value(rel, path_key(rp, acc));
+  for (const auto& [acc, rel] : get_object(doc, "relatives", base).items())
+    to_string_value(rel, path_key(rp, shown_key(acc)), kMaxIdLength);
   const std::string up = path_key(base, "unseen");
   const Json& unseen = get_object(doc, "unseen", base);
   check_keys(unseen, up, {"from_relative"});
   if (has_key(unseen, "from_relative")) check_group(unseen["from_relative"], path_key(up, "from_relative"), false);
   const std::string cp = path_key(base, "coverage");
-  for (const auto& [dim, span] : get_object(doc, "coverage", base).items()) {
+  const Json& coverage = get_object(doc, "coverage", base);
+  check_keys(coverage, cp, {"hidden", "layers", "seq_len", "chips"});
+  for (const auto& [dim, span] : coverage.items()) {
     const std::string p = path_key(cp, dim);
     if (!span.is_array() || span.size() != 2) throw InputError(p, "must be [low, high] (got " + describe_value(span) + ")");
     const double hi = to_positive(span[1], path_index(p, 1), 1e15);
@@ -140,10 +143,10 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   const std::string own = own_runs > 0 ? "too few published runs for " + acc + " for a band (" +
                                              std::to_string(own_runs) + " predicted out of sample)"
                                        : "no published runs for " + acc;
-  // Down the chain of relatives (gb300 to b200, b200 to h100-sxm) to the first with a band; a cycle
-  // in a hand-written table ends after as many steps as it has relatives.
+  // Down the chain of relatives (gb300 to b200, b200 to h100-sxm) to the first with a band. Real
+  // chains take two steps; a cycle or a long chain in a hand-written table ends after eight.
   const Json& relatives = t.doc["relatives"];
-  for (std::size_t hops = 0; !find_group(t, acc, "") && relatives.contains(acc) && hops < relatives.size(); ++hops)
+  for (int hops = 0; !find_group(t, acc, "") && relatives.contains(acc) && hops < 8; ++hops)
     acc = relatives[acc].get<std::string>();
   const Json* g = find_group(t, acc, s.framework.id);
   const bool with_framework = g != nullptr;

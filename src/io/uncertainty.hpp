@@ -26,9 +26,10 @@ struct Uncertainty {
 // out-of-sample errors of one group of published runs (an accelerator, a framework, or both; ""
 // for the one not set: runs, mean_abs_error, signed error_p10 and error_p90); "relatives", the
 // accelerator whose band one without runs takes (the one it shares a calibration with, or whose fit
-// its calibration takes), followed down the chain to one with runs; "unseen.from_relative", what
-// accelerators predicted from a relative's calibration showed; "coverage", the span of each shape
-// dimension over the published runs. Kept as the document (the page's code size is budgeted).
+// its calibration takes), followed down the chain to one with a band (nine runs or more);
+// "unseen.from_relative", what accelerators predicted from a relative's calibration showed;
+// "coverage", the span of each shape dimension over the published runs. Kept as the document (the
+// page's code size is budgeted).
 struct BandTable {
   Json doc;
 };
