@@ -399,7 +399,7 @@ def check(cli, all_rows):
     for key, (kind, limit) in TARGETS.items():
         ok = got[key] <= limit if kind == "<=" else limit[0] <= got[key] <= limit[1]
         failed += not ok
-        want = f"<= {100 * limit:.0f}%" if kind == "<=" else f"{100 * limit[0]:.0f}-{100 * limit[1]:.0f}%"
+        want = f"<= {100 * limit:g}%" if kind == "<=" else f"{100 * limit[0]:g}-{100 * limit[1]:g}%"
         print(f"{'ok  ' if ok else 'FAIL'} {key}: {100 * got[key]:.1f}% (target {want})")
     problems = [r for r in all_rows if r["problem"]]
     for r in problems:
