@@ -61,16 +61,16 @@ TEST(BandTable, MergedTableSetsTheBandEvaluateShows) {
   tc::io::merge_preset_json(lib, "bands.json", one_group_table().dump());
   const auto job = job_on("p5.48xlarge", 4);
   const auto own = tc::io::evaluate(job, lib).band;
-  // fsdp has no group of its own here: the accelerator's band, widened by half.
+  // fsdp has no group of its own here: the accelerator's band, as it is.
   EXPECT_EQ(own.runs, 12);
-  EXPECT_DOUBLE_EQ(own.error_low, -0.02 * 1.5);
-  EXPECT_DOUBLE_EQ(own.error_high, 0.03 * 1.5);
-  EXPECT_NE(own.note.find("no published runs with framework fsdp"), std::string::npos) << own.note;
+  EXPECT_DOUBLE_EQ(own.error_low, -0.02);
+  EXPECT_DOUBLE_EQ(own.error_high, 0.03);
+  EXPECT_NE(own.note.find("no published fsdp runs on h100-sxm"), std::string::npos) << own.note;
   EXPECT_NE(tc::io::evaluate(job, tc_test::lib()).band.error_high, own.error_high);
   // Beyond twice the table's span of chips (8 to 1,024): widened by half again.
   const auto far = tc::io::evaluate(job_on("p5.48xlarge", 300), lib).band;
   EXPECT_NE(far.note.find("chips 2400 is far outside"), std::string::npos) << far.note;
-  EXPECT_DOUBLE_EQ(far.error_high, 0.03 * 1.5 * 1.5);
+  EXPECT_DOUBLE_EQ(far.error_high, 0.03 * 1.5);
 }
 
 TEST(BandTable, AcceleratorWithoutRunsTakesItsRelativeWidenedByTheUnseen) {
@@ -79,9 +79,9 @@ TEST(BandTable, AcceleratorWithoutRunsTakesItsRelativeWidenedByTheUnseen) {
   const auto band = tc::io::evaluate(job_on("p5en.48xlarge", 4), lib).band;  // H200
   EXPECT_FALSE(band.covered);
   EXPECT_EQ(band.basis, "h100-sxm: 12 published runs");
-  // The relative's spread and the unseen one add in quadrature; fsdp, without a group, widens by half.
-  EXPECT_DOUBLE_EQ(band.error_low, -std::hypot(0.02, 0.2) * 1.5);
-  EXPECT_DOUBLE_EQ(band.error_high, std::hypot(0.03, 0.1) * 1.5);
+  // The relative's spread and the unseen one add in quadrature.
+  EXPECT_DOUBLE_EQ(band.error_low, -std::hypot(0.02, 0.2));
+  EXPECT_DOUBLE_EQ(band.error_high, std::hypot(0.03, 0.1));
   EXPECT_NE(band.note.find("(4 held-out runs)"), std::string::npos) << band.note;
   // Two steps down the chain: gb200 (no runs) to b200 (none either) to h100-sxm.
   Json chain = one_group_table();
@@ -94,7 +94,7 @@ TEST(BandTable, AcceleratorWithoutRunsTakesItsRelativeWidenedByTheUnseen) {
   chain["unseen"] = Json::object();
   tc::io::merge_preset_json(lib, "chain.json", chain.dump());
   const auto bare = tc::io::uncertainty_for(gb200, lib.bands);
-  EXPECT_DOUBLE_EQ(bare.error_high, 0.03 * std::sqrt(2.0) * 1.5);
+  EXPECT_DOUBLE_EQ(bare.error_high, 0.03 * std::sqrt(2.0));
   EXPECT_NE(bare.note.find("band from h100-sxm, widened by as much again"), std::string::npos) << bare.note;
   // A cycle of relatives without runs ends: a rough guess, said so.
   Json cycle = one_group_table();

@@ -23,13 +23,13 @@ struct Uncertainty {
 };
 
 // A traincalc.uncertainty/1 document, checked once: "groups", each the spread of the
-// out-of-sample errors of one group of published runs (an accelerator, a framework, or both; ""
-// for the one not set: runs, mean_abs_error, signed error_p10 and error_p90); "relatives", the
-// accelerator whose band one without runs takes (the one it shares a calibration with, or whose fit
-// its calibration takes), followed down the chain to one with a band (nine runs or more);
-// "unseen.from_relative", what accelerators predicted from a relative's calibration showed;
-// "coverage", the span of each shape dimension over the published runs. Kept as the document (the
-// page's code size is budgeted).
+// out-of-sample errors of one group of published runs (an accelerator, or an accelerator and a
+// framework; framework "" for any: runs, mean_abs_error, signed error_p10 and error_p90);
+// "relatives", the accelerator whose band one without runs takes (the one it shares a calibration
+// with, or whose fit its calibration takes), followed down the chain to one with a band (nine runs
+// or more); "unseen.from_relative", what accelerators predicted from a relative's calibration
+// showed; "coverage", the span of each shape dimension over the published runs. Kept as the
+// document (the page's code size is budgeted).
 struct BandTable {
   Json doc;
 };
