@@ -560,7 +560,12 @@ def what_moved(all_rows, fig):
           "them (fused kernels skip the blocks outside a window) moved its published rows on GB200/GB300 "
           "about 8 points further over, to +22..+28%, and leave-one-source-out to 17.5% (SimuMax left out to 22%, through the "
           "BF16 rows above): the measured runs do not show the saving, so GPT-OSS's attention is timed over "
-          "the whole sequence, an upper bound (2026-12-02).",
+          "the whole sequence, an upper bound (2026-12-02). Measured again on today's model, every fit from "
+          "scratch (`sliding_window` and `sliding_window_layers` in the shape, w - w^2 / (2 s) keys a query on "
+          "a windowed layer, Longformer's Section 3.1): its rows on GB200/GB300 from +12..+14% to +20..+25%, "
+          "leave-one-source-out 17.5% -> 17.9% (SimuMax 15.9% -> 20.8%, NeMo/Megatron-Bridge 18.0% -> 18.3%; "
+          "torchtitan 17.2% -> 16.2%), held-out 8.9% -> 9.4%, in sample 8.1% -> 8.2%; not adopted again "
+          "(2026-12-03).",
           ] + later_mechanisms(all_rows, fig)
 
 
