@@ -340,18 +340,20 @@ def trainium_section(rows):
 
 # What CI enforces (tests/accuracy_loso.sh): today's figures with a small margin, so that a change
 # that loses accuracy out of sample fails. The goals not met yet (leave-one-source-out <= 8%, every
-# family <= 12%, in sample <= 5%) are listed
-# in docs/accuracy.md. In-sample MAE and p90 over fitted rows; held-out MAE; leave-one-source-out
-# mean and worst family; the band's promise of 80% to a source it has never seen (its runs against
-# the CLI's band from a table built without its family, every fitted row counted: the issue's
-# 75-85%; 81% on 2026-12-03), and to the held-out rows of seen
-# sources (at least 75%; wider there, since their offset is in the band). The leave-one-source-out
+# family <= 12%, in sample <= 5% with p90 <= 12%, every accelerator of five rows or more <= 8%) are
+# listed in docs/accuracy.md. In-sample MAE and p90 over fitted rows; held-out MAE;
+# leave-one-source-out mean and worst family; the band's promise of 80% to a source it has never
+# seen (its runs against the CLI's band from a table built without its family, every fitted row
+# counted), held to the issue's goal itself (COVERAGE_GOAL), not to today's figure with a margin;
+# and to the held-out rows of seen sources (at least 75%; wider there, since their offset is in the
+# band). The leave-one-source-out
 # refits start from scratch, so each family's figure owes nothing to its own rows; a family whose
 # rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed) swings with the start and the
 # other families' rows. The ceilings hold today's figures with a margin of about a point
 # (2026-12-02: leave-one-source-out 17.5%, worst family 40.0%, held-out 8.9%, in sample 8.1%, p90
 # 16.8%).
-# The accuracy issue's goal for the band's coverage of sources never seen (2026-12-03: 81%).
+# The accuracy issue's goal for the band's coverage of sources never seen (2026-12-03: 81%; held-out
+# rows 88%).
 COVERAGE_GOAL = (0.75, 0.85)
 TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.18), "heldout_mae": ("<=", 0.095),
            "loso_mean": ("<=", 0.185), "loso_worst": ("<=", 0.415),
@@ -888,10 +890,11 @@ def not_met(all_rows, lo, fig):
     """The accuracy issue's goals not met yet, what is known and not modelled, and what was tried and
     not kept (each with its out-of-sample figures)."""
     got, (lo_goal, hi_goal) = fig["loso_coverage"], COVERAGE_GOAL
-    why = ("a source left out takes the scatter of its closest group's rows, another source's "
-           "(MosaicML's H100 rows, for one, take torchtitan's, widened by its rowwise-FP8 rows), and one band for every source of a "
-           "platform holds the runs of the sources near its centre nearly always and those far off less "
-           "often; " if got > hi_goal else "")
+    why = ("a source left out takes the scatter of its closest group's rows, another source's, and one "
+           "band for every source of a platform holds the runs of the sources near its centre nearly "
+           "always; " if got > hi_goal else
+           "the families the model misses as a whole (a mean error left out well beyond the band's "
+           "offsets) fall outside it; ")
     coverage = ("" if lo_goal <= got <= hi_goal else
                 f", the band holding {100 * lo_goal:.0f}-{100 * hi_goal:.0f}% of the runs of sources it has never "
                 f"seen ({100 * got:.0f}%: {why}by family, " +
@@ -1003,7 +1006,7 @@ def main():
           "(offsets and scatter alike; `validate --presets DIR` reads one) around the prediction of the "
           "calibration refitted without it, so that a row whose accelerator had too few runs left takes a "
           "relative's band, widened, as a new user's job would: the promise to a new source, which must hold "
-          "75-85%; and on the held-out rows with the shipped table, where the source is one the band has seen, "
+          f"{100 * COVERAGE_GOAL[0]:.0f}-{100 * COVERAGE_GOAL[1]:.0f}%; and on the held-out rows with the shipped table, where the source is one the band has seen, "
           "so the band is conservative there."]
     L += trainium_section(rows)
     L += ["", "## Leave one source out", "",

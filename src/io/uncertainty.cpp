@@ -194,7 +194,7 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   if (!with_framework) {
     const int few = group_runs(t, acc, s.framework.id);
     add_note(u, (few > 0 ? "too few published " + s.framework.id + " runs on " + acc + " for a band (" +
-                               std::to_string(few) + ")"
+                               std::to_string(few) + " predicted out of sample)"
                          : "no published " + s.framework.id + " runs on " + acc) +
                     ": the band of any new source on it");
   }
