@@ -461,6 +461,22 @@ TEST(Estimate, MoreMicroBatchesShrinkTheBubble) {
   EXPECT_NEAR(bubble_share(64), 3.0 / (64 + 3), 0.02);  // (p-1)/(m+p-1) with small p2p share
 }
 
+// 1F1B: the busiest stage (the last, with the output layer and loss) runs every micro-batch, and
+// the fill and drain pass once through each other stage: a larger vocabulary lengthens the step
+// but not the bubble, which is (p - 1) times a stage of layers alone.
+TEST(Estimate, TheBubbleIsTheOtherStagesFillAndDrain) {
+  Scenario s = h100_scenario();
+  s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};
+  s.global_batch = 16;
+  auto bubble = [](const Estimate& e) { return breakdown_of(e, "pp_bubble"); };
+  const Estimate base = estimate(s);
+  s.model.vocab *= 4;
+  const Estimate wide = estimate(s);
+  EXPECT_GT(wide.step_time_s, base.step_time_s);
+  EXPECT_NEAR(bubble(wide), bubble(base), 1e-12 * bubble(base));
+  EXPECT_GT(bubble(base), 0);
+}
+
 TEST(Estimate, InterleavingShrinksTheBubble) {
   Scenario s = h100_scenario();
   s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};

@@ -916,6 +916,12 @@ int largest_fitting_micro_batch(const Scenario& s) {
 
 namespace {
 
+// The busiest stage's work beside its layers: a decoder's output layer and loss (its first stage's
+// embedding lookup costs nothing here), or the larger of a ViT's patch embedding and head.
+double busiest_edge_s(const EdgeTimes& E) {
+  return std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
+}
+
 // One micro-batch on the busiest pipeline stage, term by term.
 struct MicroBatchTimes {
   double matmul = 0, attention = 0, memory = 0, tp = 0, cp = 0, ep = 0, recompute = 0, p2p = 0;
@@ -930,8 +936,7 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   const bool full_rc = pl.recompute == Recompute::full;
   const bool sel_rc = pl.recompute == Recompute::selective;
   // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
-  const double edge = std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
-  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + edge;
+  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + busiest_edge_s(E);
   const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
   const double mb_memory = n * (L.memory_fwd + L.memory_bwd);
   const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
@@ -1131,10 +1136,13 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.grad_accum = x.micro_batches;
 
   const LayerTimes L = layer_times(x);
-  const MicroBatchTimes mb = micro_batch_times(x, L, edge_times(x));
+  const EdgeTimes E = edge_times(x);
+  const MicroBatchTimes mb = micro_batch_times(x, L, E);
   const double mbs = static_cast<double>(x.micro_batches);
-  // 1F1B bubble: (p - 1) / v micro-batch times (Narayanan et al. 2021, Section 2.2).
-  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * mb.total() : 0.0;
+  // 1F1B: the busiest stage runs every micro-batch; the pipeline's fill and drain pass once through
+  // each other stage, (p - 1) / v stage times (Narayanan et al. 2021, Section 2.2, for equal
+  // stages). Those stages lack the output layer and loss that make the busiest one.
+  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},
