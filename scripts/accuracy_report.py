@@ -346,14 +346,13 @@ def trainium_section(rows):
 # seen (its runs against the CLI's band from a table built without its family, every fitted row
 # counted), held to the issue's goal itself (COVERAGE_GOAL), not to today's figure with a margin;
 # and to the held-out rows of seen sources (at least 75%; wider there, since their offset is in the
-# band). The leave-one-source-out
-# refits start from scratch, so each family's figure owes nothing to its own rows; a family whose
-# rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed) swings with the start and the
-# other families' rows. The ceilings hold today's figures with a margin of about a point
-# (2026-12-03: leave-one-source-out 17.7%, worst family 40.1%, held-out 8.8%, in sample 8.1%, p90
-# 17.4%).
+# band). The leave-one-source-out refits start from scratch, so each family's figure owes nothing to
+# its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
+# swings with the start and the other families' rows. The ceilings hold today's figures with a
+# margin of half a point to a point and a half (2026-12-03: leave-one-source-out 17.7%, worst family
+# 40.1%, held-out 8.8%, in sample 8.1%, p90 17.4%).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-03: 81%; held-out
-# rows 88%).
+# rows 87%).
 COVERAGE_GOAL = (0.75, 0.85)
 TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.18), "heldout_mae": ("<=", 0.095),
            "loso_mean": ("<=", 0.185), "loso_worst": ("<=", 0.415),
@@ -1016,8 +1015,8 @@ def main():
           "(offsets and scatter alike; `validate --presets DIR` reads one) around the prediction of the "
           "calibration refitted without it, so that a row whose accelerator had too few runs left takes a "
           "relative's band, widened, as a new user's job would: the promise to a new source, which must hold "
-          f"{100 * COVERAGE_GOAL[0]:.0f}-{100 * COVERAGE_GOAL[1]:.0f}%; and on the held-out rows with the shipped table, where the source is one the band has seen, "
-          "so the band is conservative there."]
+          f"{100 * COVERAGE_GOAL[0]:.0f}-{100 * COVERAGE_GOAL[1]:.0f}%; and on the held-out rows with the "
+          "shipped table, where the source is one the band has seen, so the band is conservative there."]
     L += trainium_section(rows)
     L += ["", "## Leave one source out", "",
           "The calibration is refitted without each source family (and never with the held-out rows) and "
