@@ -363,9 +363,11 @@ void layer_memory(const Ctx& x, LayerTimes& r) {
   double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) +
                  moe_factor * (m.gated_ffn ? 3.0 : 2.0) * f / t;
   if (m.learned_positions == 0 && m.kind == ModelKind::decoder) elems += 2.0 * (h + x.kv) / t;
-  // FP8/FP4 GEMM inputs are quantized first (read the 16-bit activation, write the operand: 1.5
-  // activation-sized elements for FP8): the inputs of QKV, O, FFN in and out.
-  if (low_precision(x.sc.precision))
+  // A GEMM whose operands are narrower than the activations converts its inputs first (read the
+  // activation, write the operand): FP8/FP4 recipes quantize 16-bit ones (1.5 activation-sized
+  // elements for FP8), and Neuron's auto-cast turns FP32 matmul inputs into BF16 ones (neuronx-cc
+  // --auto-cast matmult, its default). The inputs of QKV, O, FFN in and out.
+  if (x.op_bytes < x.act_bytes)
     elems += (1.0 + x.op_bytes / x.act_bytes) * (rep * 2.0 * h + h / t + moe_factor * f / t);
   // Token routing of a mixture-of-experts layer (Megatron-Core's token dispatcher): the router's
   // logits, softmax and top-k over E experts, then each token copied to its top_k slots before the
