@@ -971,7 +971,15 @@ def not_met(all_rows, lo, fig):
           "score at full speed (FlashAttention-4's reading of Blackwell, recalled), set the attention's time "
           "and Blackwell Ultra's doubled exponential rate shows: GB300 in sample 9.1% -> 8.5%, but B200 "
           "8.7% -> 10.8%, SimuMax left out 5.1% -> 6.9%, held-out 8.6% -> 9.3%, leave-one-source-out "
-          "14.6% -> 14.8% (2026-12-02).", "", found_by_comparing_rows(all_rows), "",
+          "14.6% -> 14.8% (2026-12-02); a deduplicating dispatcher whose expert-parallel group spans "
+          "nodes sending a token over the network once to each node holding any of its experts, then "
+          "forwarding it over NVLink, the two stages overlapped (DeepSeek-V3, arXiv 2412.19437, Section "
+          "3.2.2; DeepEP's internode kernels): the one published run whose group spans nodes "
+          "(Megatron-Bridge 26.06, Qwen3-30B-A3B on two H100 nodes, ep 16) went from -11% to +66%, its "
+          "measured step leaving room for the copies to each rank crossing the network (as modelled), not "
+          "for one a node; nothing else moved, so DeepSeek-V3's node-limited routing (at most 4 nodes a "
+          "token), which bounds only the per-node copies, is not modelled either (2026-12-03).", "",
+          found_by_comparing_rows(all_rows), "",
           repeated_configurations(all_rows)]
 
 
