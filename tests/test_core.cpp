@@ -211,6 +211,39 @@ TEST(Estimate, PowerLimitSlowsComputeByTheCubeRootOfTheCap) {
   EXPECT_EQ(problem->field, "power_limit_w");
 }
 
+// A dense GEMM at 1 pJ a BF16 FLOP would draw 989.4 W at the H100's peak: on 700 W the tensor units
+// run at 700 / 989.4 of the peak's clock, FP8 GEMMs too (half the energy a FLOP at twice the peak);
+// at 1,200 W nothing binds. Two parts of one die and one printed peak run their GEMMs in
+// proportion to their power (GB300's 1,400 W against GB200's 1,200 W), and an FP4 peak six times
+// the BF16 one (Blackwell Ultra's) draws 6 / 4 of the BF16 power: 2/3 of its clock. A cap takes
+// the lower of its cube-law clock and the power bound; memory-bound work runs at full speed.
+TEST(Estimate, PowerBoundsTheTensorClock) {
+  Scenario s = h100_scenario();
+  s.accelerator.power_w = 700;
+  const Estimate free = estimate(s);
+  EXPECT_EQ(tensor_clock_fraction(s, Precision::bf16), 1.0);
+  s.accelerator.cal.gemm_energy_pj_per_flop = 1.0;
+  EXPECT_NEAR(tensor_clock_fraction(s, Precision::bf16), 700 / 989.4, 1e-12);
+  EXPECT_NEAR(tensor_clock_fraction(s, Precision::fp8), 700 / (1978.9 / 2), 1e-12);
+  const Estimate bound = estimate(s);
+  const double ratio = breakdown_of(bound, "matmul") / breakdown_of(free, "matmul");
+  EXPECT_LE(ratio, 989.4 / 700 + 1e-12);
+  EXPECT_GT(ratio, 1.35);
+  EXPECT_EQ(breakdown_of(bound, "memory_bound"), breakdown_of(free, "memory_bound"));
+  s.accelerator.power_w = 1200;
+  EXPECT_EQ(tensor_clock_fraction(s, Precision::bf16), 1.0);
+  s.accelerator.cal.gemm_energy_pj_per_flop = 2.0;
+  const double gb200 = tensor_clock_fraction(s, Precision::bf16);
+  s.accelerator.power_w = 1400;
+  EXPECT_NEAR(tensor_clock_fraction(s, Precision::bf16) / gb200, 1400.0 / 1200, 1e-12);
+  s.accelerator.peak_tflops[static_cast<int>(Precision::fp4)] = 6 * 989.4;
+  EXPECT_NEAR(tensor_clock_fraction(s, Precision::fp4) / tensor_clock_fraction(s, Precision::bf16), 4.0 / 6, 1e-12);
+  s.power_limit_w = 700;
+  EXPECT_NEAR(tensor_clock_fraction(s, Precision::bf16), 700 / (2.0 * 989.4), 1e-12);
+  s.accelerator.cal.gemm_energy_pj_per_flop = 0;
+  EXPECT_NEAR(tensor_clock_fraction(s, Precision::fp4), std::cbrt(0.5), 1e-12);
+}
+
 // Tile and wave quantization, worked by hand on 4 units with 128 x 256 tiles and K = 256 (too
 // short to split): a 256 x 512 output is 4 tiles, one full wave; 256 x 640 is 6 tiles (or 5
 // turned 256 x 128), two waves of 4 slots of 32,768 elements for 163,840 useful: 0.625. Two

@@ -212,7 +212,24 @@ TEST(Explain, APowerCapIsNamedBesideThePeak) {
   std::string peak;
   for (const auto& in : tc::io::explain_mfu(r, job, lib()).inputs)
     if (in.name == "dense peak per chip") peak = in.value;
-  EXPECT_NE(peak.find("at 75.0% of its clock under the 211 W cap (power_limit_w)"), std::string::npos) << peak;
+  EXPECT_NE(peak.find("at 75.0% of its clock on 211 W (power_limit_w)"), std::string::npos) << peak;
+}
+
+// A chip whose dense GEMMs would draw more than its power at the peak's clock says so beside the
+// peak: at 0.8 pJ a BF16 FLOP, a GB200's 2,500 TFLOP/s would draw 2,000 W, and 1,200 W sustains 60%.
+TEST(Explain, APowerBoundTensorClockIsNamedBesideThePeak) {
+  tc::io::Json doc = tc::io::Json::parse(tc::io::embedded_contents("presets/scenarios/default.json"));
+  doc["instance"] = "gb200-nvl72";
+  doc.erase("chips");
+  doc["nodes"] = 1;
+  tc::io::Job job = tc::io::parse_job(doc, lib(), "d");
+  job.spec.scenario.accelerator.cal.gemm_energy_pj_per_flop = 0.8;
+  const tc::io::Result r = tc::io::evaluate(job, lib());
+  std::string peak;
+  for (const auto& in : tc::io::explain_mfu(r, job, lib()).inputs)
+    if (in.name == "dense peak per chip") peak = in.value;
+  EXPECT_NE(peak.find("at 60.0% of its clock on 1200 W"), std::string::npos) << peak;
+  EXPECT_EQ(peak.find("power_limit_w"), std::string::npos) << peak;
 }
 
 namespace {

@@ -357,6 +357,15 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
     EXPECT_LE(c.kernel_overhead_us, 15.0) << a.id;
     EXPECT_GT(c.hbm_efficiency, 0.3) << a.id;
     EXPECT_LE(c.hbm_efficiency, 1.0) << a.id;
+    // A dense GEMM FLOP costs under a picojoule, and at most the chip's power halves its clock.
+    EXPECT_LE(c.gemm_energy_pj_per_flop, 1.0) << a.id;
+    tc::Scenario alone;
+    alone.accelerator = a;
+    for (int p = 0; p < 6; ++p) {
+      if (a.peak_tflops[p] > 0) {
+        EXPECT_GE(tc::tensor_clock_fraction(alone, tc::Precision(p)), 0.5) << a.id << " " << p;
+      }
+    }
     EXPECT_NE(c.fitted_on.find("published_runs.csv"), std::string::npos) << a.id << ": " << c.fitted_on;
     // A chip without published runs is calibrated from its own microbenchmarks, and says so.
     if (a.id == "trainium2" || a.id == "trainium3") {
@@ -451,6 +460,12 @@ TEST(PresetErrors, ZeroAndNegativeSizes) {
   doc = builtin_json("presets/frameworks.json");
   doc["frameworks"][0]["dp_overlap"] = 1.5;
   EXPECT_EQ(merge_error("f.json", doc), "f.json: frameworks[0].dp_overlap: must be <= 1 (got 1.5)");
+  doc = builtin_json("presets/accelerators.json");
+  doc["accelerators"][4]["calibration"]["gemm_energy_pj_per_flop"] = -1;
+  EXPECT_EQ(merge_error("a.json", doc),
+            "a.json: accelerators[4].calibration.gemm_energy_pj_per_flop: must be >= 0 (got -1)");
+  doc["accelerators"][4]["calibration"]["gemm_energy_pj_per_flop"] = 1e-300;
+  EXPECT_TRUE(contains(merge_error("a.json", doc), "gemm_energy_pj_per_flop: must be 0 or >= 0.01"));
   doc = builtin_json("presets/frameworks.json");
   doc["frameworks"][0]["ep_overlap"] = -0.1;
   EXPECT_EQ(merge_error("f.json", doc), "f.json: frameworks[0].ep_overlap: must be >= 0 (got -0.1)");

@@ -109,7 +109,7 @@ struct Ctx {
     stage_layers = chunk_layers * pl.vpp;
     const Precision math = matmul_precision(sc);
     const double clock = power_limited_clock_fraction(sc);
-    peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip * clock;
+    peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip * tensor_clock_fraction(sc, math);
     gemm_efficiency = low_precision(sc.precision) && a.cal.fp8_matmul_efficiency_max > 0
                           ? a.cal.fp8_matmul_efficiency_max
                           : a.cal.matmul_efficiency_max;
@@ -117,7 +117,8 @@ struct Ctx {
     // stays BF16.
     quantized = low_precision(math);
     const Precision unquantized = quantized ? Precision::bf16 : math;
-    unquantized_flops = a.peak_tflops[static_cast<int>(unquantized)] * 1e12 / a.devices_per_chip * clock;
+    unquantized_flops =
+        a.peak_tflops[static_cast<int>(unquantized)] * 1e12 / a.devices_per_chip * tensor_clock_fraction(sc, unquantized);
     exp_per_s = a.exp_tera_per_s * 1e12 / a.devices_per_chip * clock;
     // The FP32 peak counts a fused multiply-add as two FLOPs; every softmax instruction is taken at
     // the FMA's issue rate (conversions, recalled to issue slower on Ampere and Hopper, not checked).
@@ -663,6 +664,14 @@ double power_limited_clock_fraction(const Scenario& s) {
 double chip_power_w(const Scenario& s) {
   const double full = s.accelerator.power_w, cap = s.power_limit_w;
   return cap > 0 && full > 0 && cap < full ? cap : full;
+}
+
+double tensor_clock_fraction(const Scenario& s, Precision p) {
+  static constexpr double kBits[] = {32, 32, 16, 16, 8, 4};  // fp32, tf32, bf16, fp16, fp8, fp4
+  const double clock = power_limited_clock_fraction(s);
+  const double gemm_w = s.accelerator.cal.gemm_energy_pj_per_flop * kBits[static_cast<int>(p)] / 16 *
+                        s.accelerator.peak_tflops[static_cast<int>(p)];
+  return gemm_w > 0 && chip_power_w(s) > 0 ? std::min(clock, chip_power_w(s) / gemm_w) : clock;
 }
 int chips_of(const Scenario& s) {
   return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;

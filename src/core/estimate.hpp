@@ -64,6 +64,15 @@ int chips_of(const Scenario& s);
 double power_limited_clock_fraction(const Scenario& s);
 // The chip's power for energy: its own, or the cap below it.
 double chip_power_w(const Scenario& s);
+// Clock of the tensor units in dense GEMMs at precision p, as a fraction of the peak's: the
+// power-limited clock above, and no faster than the chip's power (or cap) sustains, power over the
+// energy of their FLOPs at peak (the power cap of the energy roofline: Choi, Bedard, Fowler and
+// Vuduc 2013, "A roofline model of energy", IPDPS). A FLOP's energy follows its operand width
+// (gemm_energy_pj_per_flop at 16 bits): GB200's peaks double as the width halves at one power, and
+// Blackwell Ultra's 1.5x FP4 peak draws 1.5x the power. A GEMM held back by power runs at the
+// low-voltage end of the clock range, where power follows the clock: GB300 (1,400 W) beats GB200
+// (1,200 W) at the same printed FP8 peak.
+double tensor_clock_fraction(const Scenario& s, Precision p);
 
 // Tensor-parallel degree of the expert layers. Megatron-Core forms expert groups from the
 // tp x dp x cp ranks of a stage (expert-tensor x expert x expert-data parallel): when ep divides

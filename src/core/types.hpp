@@ -36,6 +36,9 @@ struct AcceleratorCalibration {
   // 0: as attention_efficiency.
   double attention_v3_efficiency = 0;
   double hbm_efficiency = 0.85;           // achievable fraction of HBM bandwidth
+  // Energy of a dense 16-bit GEMM FLOP at the chip's peak clock, other precisions in proportion to
+  // their operand width (tensor_clock_fraction). 0: dense GEMMs never draw more than the chip's power.
+  double gemm_energy_pj_per_flop = 0;
   double runtime_reserve_gib = 3.0;       // allocator, communication buffers, compiled graphs
   std::string fitted_on;                  // the published rows these values were fitted on
 };

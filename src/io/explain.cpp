@@ -64,13 +64,15 @@ ExplainInput chips_input(const Result& r, const Job& job) {
           scenario_field("nodes") + " x " + std::to_string(job.spec.node_chips) + " chips per " + job.spec.instance_id};
 }
 
-// A peak at precision p, at the clock a power cap allows (core/estimate.hpp).
+// A peak at precision p, at the clock a power cap, or the chip's own power, allows its tensor units
+// (core/estimate.hpp).
 std::string peak_value(const Job& job, Precision p) {
-  std::string value = format_fixed(peak_tflops(job.spec.scenario.accelerator, p), 0) + " TFLOP/s " + to_string(p);
-  const double clock = power_limited_clock_fraction(job.spec.scenario);
+  const Scenario& s = job.spec.scenario;
+  std::string value = format_fixed(peak_tflops(s.accelerator, p), 0) + " TFLOP/s " + to_string(p);
+  const double clock = tensor_clock_fraction(s, p);
   if (clock < 1)
-    value += ", at " + percent(clock) + " of its clock under the " +
-             format_fixed(job.spec.scenario.power_limit_w, 0) + " W cap (power_limit_w)";
+    value += ", at " + percent(clock) + " of its clock on " + format_fixed(chip_power_w(s), 0) + " W" +
+             (power_limited_clock_fraction(s) < 1 ? " (power_limit_w)" : "");
   return value;
 }
 

@@ -50,7 +50,7 @@ constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 const std::vector<std::string_view> kCalibrationKeys = {
     "matmul_efficiency_max", "fp8_matmul_efficiency_max", "kernel_overhead_us",  "attention_efficiency",
-    "attention_v3_efficiency",
+    "attention_v3_efficiency", "gemm_energy_pj_per_flop",
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tb_per_s", "devices_per_chip",
@@ -281,6 +281,7 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
       cal.attention_efficiency = get_number(c, "attention_efficiency", cp, kMinEfficiency, 1);
     }
     if (cf.want("hbm_efficiency")) cal.hbm_efficiency = get_number(c, "hbm_efficiency", cp, kMinEfficiency, 1);
+    cal.gemm_energy_pj_per_flop = get_zero_or_number_or(c, "gemm_energy_pj_per_flop", cp, 0.01, 100, cal.gemm_energy_pj_per_flop);
     if (cf.want("runtime_reserve_gib")) {
       cal.runtime_reserve_gib = get_number(c, "runtime_reserve_gib", cp, 0, kMaxHbmGib);
     }
