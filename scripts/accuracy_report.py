@@ -765,17 +765,20 @@ def later_mechanisms(all_rows, fig):
           "the energy of their FLOPs at the peak's clock, in proportion to the operand width (the power cap "
           "of the energy roofline, Choi et al. 2013; core/estimate.hpp, tensor_clock_fraction). The energy is "
           "set, not fitted: GB300's 1,400 W over its 2,500 TFLOP/s BF16 peak (0.56 pJ a 16-bit FLOP), the "
-          "family's highest-power part holding its clock exactly, one energy a FLOP for the die. So GB200 "
+          "family's highest-power part taken to hold its clock exactly, one energy a FLOP assumed for Blackwell "
+          "and Blackwell Ultra. So GB200 "
           "(1,200 W) runs dense BF16 and FP8 GEMMs at 86% of its clock, B300 (1,100 W) at 87%, B200 (1,000 "
-          "W) at 79%, and Blackwell Ultra's FP4, 1.5x GB200's peak at the same power, at 67% on GB300 (the "
+          "W) at 79%, and Blackwell Ultra's FP4, 1.5x GB200's peak, at 67% on GB300 (the "
           "measured FP4 over FP8 gain is the same 1.35-1.38x on both). The 17 FP8 configurations published "
           "on both GB300 and GB200 measure GB300 1.09-1.28x as fast, where the printed peaks are equal. "
           "Fitted freely the energy trades with the GEMM efficiencies: with them it ran them to their bounds "
           "(FP8 at 95% of peak, 0.79 pJ), so it is set. The Blackwell BF16 and FP8 efficiencies went from "
-          "0.41 and 0.60 to 0.52 and 0.66 of peak (B200's BF16 GEMMs at 0.41 of peak either way). "
+          "0.41 and 0.60 to 0.52 and 0.66 of peak (B200's BF16 GEMMs at 0.41 of peak either way), its "
+          "attention from 0.41 and 0.42 to 0.54, H100's FlashAttention-3-class attention from 0.58 to 0.60. "
           "Leave-one-source-out 17.3% -> 16.0% (SimuMax 16.3% -> 7.5%, NeMo/Megatron-Bridge 17.9% -> "
           "13.6%, torchtitan 17.2% -> 16.3%; MLPerf 4.7% -> 6.4% on its 8 rows), held-out 8.8% -> 8.7% "
-          "(p90 15.3% -> 16.5%), in sample 8.0% -> 7.8% (p90 16.3% -> 15.9%; GB300 8.6% -> 7.4%), band "
+          "(p90 15.3% -> 16.5%), in sample 8.0% -> 7.8% (p90 16.3% -> 15.9%; GB300 8.6% -> 7.4%, its p90 "
+          "16.3% -> 20.3%; GB200 6.4% -> 6.6%), band "
           "coverage of sources never seen 81% -> 84% (2026-12-03)."]
 
 
@@ -899,10 +902,10 @@ def repeated_configurations(all_rows):
 def found_by_comparing_rows(all_rows):
     """Patterns read from the rows on 2026-12-02 that no mechanism of the model explains yet."""
     many, n_many, few, n_few, per_expert = local_expert_excess(all_rows)
-    text = ("Found by comparing rows, not modelled: " + gb300_pairs(all_rows) + ". The model's GB300 "
-            "differs from GB200 in its FP4 and FP32 peaks, memory, exponential rate and power (1,400 W "
-            "against 1,200 W, which sets no clock here); NVIDIA prints the same FP8 and BF16 peaks for "
-            "both, and a clock set by power through the cube law the power cap uses would give 1.05. "
+    text = ("Found by comparing rows (the first, since 2026-12-03, modelled in part): " + gb300_pairs(all_rows) +
+            ". The model's GB300 differs from GB200 in its FP4 and FP32 peaks, memory, exponential rate "
+            "and power (1,400 W against 1,200 W), which sets the clock of dense GEMMs (the energy of a "
+            "GEMM FLOP, above); NVIDIA prints the same FP8 and BF16 peaks for both. "
             "Megatron-Bridge 25.11's mixture-of-experts rows exceed their predicted step by " + many +
             " per micro-batch and layer of a stage where a GPU holds " + n_many + " experts, and by " + few +
             " where it holds " + n_few + ": " + per_expert + " per local expert beyond the kernel cost of "
@@ -946,9 +949,10 @@ def not_met(all_rows, lo, fig):
           "than 26.06 on the same layout; one kernel cost per expert GEMM, above, closes about half of it "
           "for the rows with 16-32 experts a GPU, below), NVFP4 (the two FP4 rows: "
           + error_range(all_rows, lambda r: "NVFP4" in r["id"]) + "; the "
-          "measured FP4/FP8 gain is 1.35-1.38x on both GB200 and GB300 though GB300's FP4 peak is 1.5x "
-          "GB200's, as if some 15% of the layers' GEMMs stayed in BF16, which NVFP4 recipes are recalled "
-          "to do; not modelled without the recipe checked), Megatron's recompute modules (a row's "
+          "measured FP4/FP8 gain is 1.35-1.38x on both GB200 and GB300 against 2x in the peaks (GB300's FP4 "
+          "peak, 1.5x GB200's, draws 1.5x the power and is held to GB200's FP4 rate a watt, above), as if "
+          "some 15% of the layers' GEMMs stayed in BF16, which NVFP4 recipes are recalled to do; not "
+          "modelled without the recipe checked), Megatron's recompute modules (a row's "
           "recompute_modules=[mla_up_proj] or [layernorm, moe_act] is timed as selective recompute of the "
           "attention core), and GPT-OSS, over-predicted on GB200/GB300 by "
           + error_range(all_rows, lambda r: "GPT-OSS" in r["id"] and r["accelerator"] in ("gb200", "gb300")

@@ -242,6 +242,13 @@ TEST(Estimate, PowerBoundsTheTensorClock) {
   EXPECT_NEAR(tensor_clock_fraction(s, Precision::bf16), 700 / (2.0 * 989.4), 1e-12);
   s.accelerator.cal.gemm_energy_pj_per_flop = 0;
   EXPECT_NEAR(tensor_clock_fraction(s, Precision::fp4), std::cbrt(0.5), 1e-12);
+  // A power that holds dense GEMMs under a tenth of the clock is refused, naming the field.
+  s.power_limit_w = 0;
+  s.accelerator.cal.gemm_energy_pj_per_flop = 1.0;
+  s.accelerator.power_w = 50;
+  const auto problem = check_plan(s);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->field, "accelerator.power_w");
 }
 
 // Tile and wave quantization, worked by hand on 4 units with 128 x 256 tiles and K = 256 (too

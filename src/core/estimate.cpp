@@ -673,6 +673,7 @@ double tensor_clock_fraction(const Scenario& s, Precision p) {
                         s.accelerator.peak_tflops[static_cast<int>(p)];
   return gemm_w > 0 && chip_power_w(s) > 0 ? std::min(clock, chip_power_w(s) / gemm_w) : clock;
 }
+
 int chips_of(const Scenario& s) {
   return s.chips > 0 ? s.chips : s.nodes * s.instance.chips_per_node;
 }
@@ -742,6 +743,11 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
   if (s.power_limit_w > 0 && a.power_w > 0 && s.power_limit_w < 0.25 * a.power_w)
     return bad("power_limit_w", num(s.power_limit_w) + " W is below a quarter of " + a.id + "'s " +
                                     num(a.power_w) + " W: no chip sustains a training clock there");
+  // The same for a chip whose power holds its dense GEMMs under a tenth of its clock (an absurd
+  // power_w, or energy a FLOP): the step would be out of all proportion, far from its cause.
+  if (tensor_clock_fraction(s, matmul_precision(s)) < 0.1)
+    return bad(s.power_limit_w > 0 ? "power_limit_w" : "accelerator.power_w",
+               "holds " + a.id + "'s dense GEMMs under a tenth of its clock (calibration.gemm_energy_pj_per_flop)");
   if (s.instance.chips_per_node <= 0) return bad("instance.chips_per_node", "must be positive");
   if (s.nodes <= 0) return bad("nodes", "must be positive");
   // Every collective inside a node of several chips runs over this link: a 0 would surface as an

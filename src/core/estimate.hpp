@@ -69,9 +69,10 @@ double chip_power_w(const Scenario& s);
 // energy of their FLOPs at peak (the power cap of the energy roofline: Choi, Bedard, Fowler and
 // Vuduc 2013, "A roofline model of energy", IPDPS). A FLOP's energy follows its operand width
 // (gemm_energy_pj_per_flop at 16 bits): GB200's peaks double as the width halves at one power, and
-// Blackwell Ultra's 1.5x FP4 peak draws 1.5x the power. A GEMM held back by power runs at the
-// low-voltage end of the clock range, where power follows the clock: GB300 (1,400 W) beats GB200
-// (1,200 W) at the same printed FP8 peak.
+// Blackwell Ultra's FP4 peak, 1.5x GB200's, draws 1.5x its power. Power is taken to follow the clock
+// linearly (the energy a FLOP fixed, as at the low-voltage end of the clock range; assumed, a
+// pessimistic bound): GB300 (1,400 W) beats GB200 (1,200 W) at the same printed FP8 peak, and on a
+// part where it binds, a cap slows dense GEMMs in proportion to it, below the cube law above.
 double tensor_clock_fraction(const Scenario& s, Precision p);
 
 // Tensor-parallel degree of the expert layers. Megatron-Core forms expert groups from the

@@ -50,7 +50,7 @@ struct Accelerator {
   double hbm_gib = 0;             // per chip
   double hbm_tb_per_s = 0;            // per chip, decimal TB/s
   int devices_per_chip = 1;       // ranks a framework places per chip (NeuronCores / logical cores)
-  double power_w = 0;             // board or chip power used for energy
+  double power_w = 0;             // board or chip power: energy, and the tensor clock it sustains (cal)
   bool stochastic_rounding = false;  // hardware SR: BF16 weights need no FP32 master copy
   // The compiler runs FP32 matrix multiplications in BF16 unless told not to (neuronx-cc
   // --auto-cast matmult, --auto-cast-type bf16 are its defaults).

@@ -113,7 +113,8 @@ std::vector<FieldDef> job_fields() {
        "flash-attn losses/cross_entropy.py; llm-foundry ComposerMPTCausalLM loss_fn"},
       {"power_limit_w", "pw", T::number, "W", 0, 1e5, "the chip's power (power_w)",
        "Power cap per chip (nvidia-smi -pl, or a part sold at a lower power): compute slows as the cube root "
-       "of cap / power_w; energy is billed at the cap.",
+       "of cap / power_w, dense GEMMs in proportion to the cap where the chip's energy a FLOP binds them "
+       "(Blackwell); energy is billed at the cap.",
        "first-order CMOS scaling, Hennessy & Patterson, Computer Architecture 6th ed. Section 1.5"},
   };
 }
