@@ -668,10 +668,10 @@ double chip_power_w(const Scenario& s) {
 
 double tensor_clock_fraction(const Scenario& s, Precision p) {
   static constexpr double kBits[] = {32, 32, 16, 16, 8, 4};  // fp32, tf32, bf16, fp16, fp8, fp4
-  const double clock = power_limited_clock_fraction(s);
+  const double clock = power_limited_clock_fraction(s), power_w = chip_power_w(s);
   const double gemm_w = s.accelerator.cal.gemm_energy_pj_per_flop * kBits[static_cast<int>(p)] / 16 *
                         s.accelerator.peak_tflops[static_cast<int>(p)];
-  return gemm_w > 0 && chip_power_w(s) > 0 ? std::min(clock, chip_power_w(s) / gemm_w) : clock;
+  return gemm_w > 0 && power_w > 0 ? std::min(clock, power_w / gemm_w) : clock;
 }
 
 int chips_of(const Scenario& s) {
