@@ -349,13 +349,13 @@ def trainium_section(rows):
 # band). The leave-one-source-out refits start from scratch, so each family's figure owes nothing to
 # its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
 # swings with the start and the other families' rows. The ceilings hold today's figures with a
-# margin of about a point (2026-12-03: leave-one-source-out 16.0%, worst family 36.2%, held-out 8.7%,
-# in sample 7.8%, p90 15.9%).
+# margin of about a point (2026-12-03: leave-one-source-out 14.0%, worst family 34.1%, held-out 8.9%,
+# in sample 7.5%, p90 15.8%).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-03: 84%; held-out
 # rows 87%).
 COVERAGE_GOAL = (0.75, 0.85)
 TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.17), "heldout_mae": ("<=", 0.095),
-           "loso_mean": ("<=", 0.17), "loso_worst": ("<=", 0.375),
+           "loso_mean": ("<=", 0.15), "loso_worst": ("<=", 0.35),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", COVERAGE_GOAL)}
 
 
@@ -370,6 +370,10 @@ def bounded_constants():
         for key, lo, hi in calibrate.PARAMS if cal else []:
             if key in cal and min(abs(cal[key] - lo), abs(cal[key] - hi)) <= 1e-3 * hi:
                 hits.append(f"{group} `{key}` = {cal[key]:g} (range {lo:g}-{hi:g})")
+            elif (key.startswith("attention") and key in cal and cal[key] >= cal.get("matmul_efficiency_max", 1) - 1e-9
+                  and not (key in calibrate.PRIMARY and cal[key] == cal.get(calibrate.PRIMARY[key]))):
+                hits.append(f"{group} `{key}` = {cal[key]:g} (bound: its large GEMMs' `matmul_efficiency_max`, "
+                            "calibrate.attention_within_gemms)")
     fws = json.load(open(os.path.join(ROOT, "presets/frameworks.json")))["frameworks"]
     for fw in fws:
         for key, lo, hi, _ in calibrate.FRAMEWORKS.get(fw["id"], []):
@@ -779,7 +783,30 @@ def later_mechanisms(all_rows, fig):
           "13.6%, torchtitan 17.2% -> 16.3%; MLPerf 4.7% -> 6.4% on its 8 rows), held-out 8.8% -> 8.7% "
           "(p90 15.3% -> 16.5%), in sample 8.0% -> 7.8% (p90 16.3% -> 15.9%; GB300 8.6% -> 7.4%, its p90 "
           "16.3% -> 20.3%; GB200 6.4% -> 6.6%), band "
-          "coverage of sources never seen 81% -> 84% (2026-12-03)."]
+          "coverage of sources never seen 81% -> 84% (2026-12-03).",
+          "- Unfused attention on Trainium keeps its scores on chip where one head's fit: neuronx-cc places a "
+          "graph's tensors in the NeuronCore's software-managed SBUF (24 MiB a Trainium1 core, 28 a "
+          "Trainium2 core, 32 a Trainium3 core; AWS Neuron docs, `sram_mib`), taken here to hold one head's "
+          "score matrix for one sequence where it fits the rank's share: on Trainium1 up to about 3,500 "
+          "tokens in BF16, on a Trainium2 logical core (two cores, 56 MiB) about 5,400; a backward without "
+          "recompute still reads the stored softmax output, written once and read once (core/estimate.cpp, "
+          "attention_kernel). NeMo Megatron on Neuron runs no fused attention kernel, as the Megatron-LM "
+          "reference it grew from (its rows, SDK 2.13-2.18, taken to predate the NKI flash-attention "
+          "kernels; recalled): its Llama 2 rows at 4,096 tokens spill, its GPT-3 rows at 2,048 do not, the "
+          "split its rows show (examined and not adopted on 2026-12-02 with every score through HBM, below). "
+          "A fused attention kernel reaches no more of the peak than its group's large GEMMs "
+          "(scripts/calibrate.py, attention_within_gemms): fitted without that bound, Trainium1's ran to 0.75 "
+          "of peak beside GEMMs at 0.39. Trainium1 refit: large GEMMs 0.42 -> 0.40 of peak, attention 0.23 "
+          "-> 0.40 (on the new bound, as Blackwell's, 0.54 -> 0.52; Trainium2's derived attention 0.24 -> "
+          "0.43). The port's Llama 2 7B rows went from +71%..+73% to +34%..+36%, its Llama 2 13B rows on "
+          "32 nodes from +41%..+42% to +13%..+14% (the two whose 16-node count the notes call suspect from "
+          "-30%..-31% to -44%..-45%), its GPT-3 rows from -16%..0% to -19%..-4%, the Megatron-LM "
+          "reference's (no score traffic at 2,048 tokens now) from -20%..+1% to -16%..+6%; PyTorch Neuron's "
+          "within 1.6 points. Leave-one-source-out 16.0% -> 14.0% (NeMo Megatron on Neuron 31.7% -> 22.9%, "
+          "Megatron-LM on Neuron 23.8% -> 15.8%, NeuronX Distributed 11.0% -> 9.9%, PyTorch Neuron 36.2% -> "
+          "34.1%; NeMo/Megatron-Bridge 13.6% -> 13.8%), held-out 8.7% -> 8.9% (p90 16.5% -> 17.5%: the "
+          "port's GPT-3 46B rows and BERT-Large at 512 tokens), in sample 7.8% -> 7.5% (p90 15.9% -> 15.8%; "
+          "Trainium1 17.3% -> 15.6%), band coverage of sources never seen 84% either way (2026-12-03)."]
 
 
 def ratio_range(values):
@@ -982,7 +1009,8 @@ def not_met(all_rows, lo, fig):
           "times as much against a Llama 2 7B layer at 4,096 tokens as against a GPT-3 23B layer at 2,048, "
           "the pattern the rows show, but it narrows the gap between the port's Llama and GPT rows from "
           "about 80 points to 55, not to 0; which kernel the port ran is not in a source read here, and the "
-          "fit alone does not choose it (2026-12-02); a GEMM tile's fixed work (prologue and epilogue) as "
+          "fit alone does not choose it (2026-12-02; adopted on 2026-12-03 with the scores kept on chip "
+          "where one head's fit, above); a GEMM tile's fixed work (prologue and epilogue) as "
           "256 elements of the inner dimension, rate x K / (K + 256) on GPUs, which slows the narrow "
           "tensor-parallel GEMMs that SimuMax's tp8 rows over-predict (leave-one-source-out 14.8% -> 15.0%: "
           "SimuMax 5.7% -> 5.1%, MosaicML 7.8% -> 8.9%, MLPerf 3.5% -> 4.2%; held-out 10.2% either way, in "

@@ -91,7 +91,8 @@ def held_out(row_id):
 # 2-12 us (launch latency and tail; CUDA launches are a few us), a fused attention kernel 15-75%
 # over forward and backward: no published kernel does better forward (FlashAttention-2 up to 73% of
 # an A100, Dao 2023; FlashAttention-3 740 TFLOP/s, 75% of an H100, Shah et al. 2024), and
-# backward runs at a lower share than forward in both papers.
+# backward runs at a lower share than forward in both papers; nor more than the group's large
+# GEMMs (attention_within_gemms).
 PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0.25, 0.95),
           ("kernel_overhead_us", 2.0, 12.0), ("attention_efficiency", 0.15, 0.75),
           ("attention_v3_efficiency", 0.15, 0.75)]
@@ -179,7 +180,18 @@ def objective(rows, keep, exclude):
     return (sum(sum(v) / len(v) for v in fam.values()) / len(fam) if fam else 0.0), n
 
 
-def descend(values, params, score, rounds):
+def attention_within_gemms(values):
+    """A fused attention kernel runs GEMMs no larger than the layer's, with the softmax between them:
+    it reaches no more of the peak than the large GEMMs do."""
+    c = dict(values)
+    for k in ("attention_efficiency", "attention_v3_efficiency"):
+        if k in c and "matmul_efficiency_max" in c:
+            c[k] = min(c[k], c["matmul_efficiency_max"])
+    return c
+
+
+def descend(values, params, score, rounds, project=lambda v: v):
+    values = project(values)
     best, n = score(values)
     if n == 0:
         return values, best, n
@@ -192,6 +204,9 @@ def descend(values, params, score, rounds):
                     for sign in (-1, 1):
                         trial = dict(values)
                         trial[key] = min(hi, max(lo, values[key] * (1 + sign * step)))
+                        trial = project(trial)
+                        if trial == values:
+                            continue
                         s, _ = score(trial)
                         if s < best - 1e-6:
                             best, values, improved = s, trial, True
@@ -263,9 +278,10 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
                 # from its primary's fit; then all of them.
                 primaries = [p for p in PARAMS if p[0] not in PRIMARY]
                 tied, _, _ = descend({k: start[k] for k, _, _ in primaries}, primaries,
-                                     lambda c: score({**c, **{s: c[p] for s, p in PRIMARY.items()}}), rounds)
+                                     lambda c: score({**c, **{s: c[p] for s, p in PRIMARY.items()}}), rounds,
+                                     attention_within_gemms)
                 start = {**tied, **{s: tied[p] for s, p in PRIMARY.items()}}
-            cal, best, n = descend(start, PARAMS, score, rounds)
+            cal, best, n = descend(start, PARAMS, score, rounds, attention_within_gemms)
             cal = retie_unconstrained(cal, best, score)
             if n:
                 # Members with rows of their own; the others take the fit and say so (calibrate --write).

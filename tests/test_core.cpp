@@ -384,6 +384,36 @@ TEST(Estimate, SoftmaxWorkAddsToFa2AndBoundsFa3OnlyWhenSlower) {
   EXPECT_NEAR(attention_s(3.9) - attention_s(0), mbs * layers * (4 * exp_pass - gemm_fwd), 1e-9);
 }
 
+// neuronx-cc keeps a graph's tensors in the core's SBUF where they fit: unfused attention's scores
+// skip HBM when one head's matrix for one sequence does (8192^2 x 2 bytes = 128 MiB here) and
+// otherwise go through it, written and read four times forward and six backward; without on-chip
+// memory (a GPU's eager kernels) they always do. Without recompute the backward reads the stored
+// softmax output (and, with dropout, its mask and output: 5 bytes a score), written once and read
+// once. Two cores share a chip's SRAM; context parallelism gives a rank half the queries.
+TEST(Estimate, UnfusedScoresSkipHbmWhereOneHeadFitsOnChip) {
+  Scenario s = h100_scenario();
+  s.flash_attention = false;
+  auto attention_s = [&](double sram_mib) {
+    s.accelerator.sram_mib = sram_mib;
+    return breakdown_of(estimate(s), "attention");
+  };
+  const double mbs = 256 / 32, layers = 32, hbm = 3.35e12 * s.accelerator.cal.hbm_efficiency;
+  const double scores = 32.0 * 8192 * 8192;  // heads x queries x keys, one micro-batch
+  const double pass_s = mbs * layers * scores / hbm;  // one pass over them at 1 byte a score
+  ASSERT_EQ(s.plan.recompute, Recompute::selective);
+  EXPECT_NEAR(attention_s(0) - attention_s(128), 10 * 2 * pass_s, 1e-9);
+  EXPECT_DOUBLE_EQ(attention_s(127.9), attention_s(0));
+  s.plan.recompute = Recompute::none;
+  EXPECT_NEAR(attention_s(0) - attention_s(128), (10 - 2) * 2 * pass_s, 1e-9);
+  s.model.dropout = true;
+  EXPECT_NEAR(attention_s(0) - attention_s(128), 10 * 2 * pass_s - 2 * 5 * pass_s, 1e-9);
+  s.accelerator.sram_mib = 128;
+  s.accelerator.devices_per_chip = 2;
+  EXPECT_FALSE(attention_kernel(s, s.plan).scores_on_chip);
+  s.plan.cp = 2;
+  EXPECT_TRUE(attention_kernel(s, s.plan).scores_on_chip);
+}
+
 // DeepSeek-V3-style dense first layers are timed as dense layers: with a quarter of the layers
 // dense, every per-layer part of the step is the 3:1 mix of the all-expert and the all-dense
 // model's (the output layer is the same in all three), and the all-to-all comes from the expert

@@ -315,6 +315,25 @@ TEST(Explain, AttentionNamesTheRateItRunsAt) {
   EXPECT_EQ(rate.substr(0, want.size()), want) << rate;
 }
 
+// Unfused attention says where its scores go: on a Trainium2 rank (a logical core of two
+// NeuronCore-v3, 56 MiB of SBUF) one head's 4,096 x 4,096 BF16 scores (32 MiB) stay on chip, citing
+// the SRAM's source; 8,192 tokens' (128 MiB) go through HBM, unless the plan's context parallelism
+// leaves a rank a quarter of the queries.
+TEST(Explain, UnfusedAttentionSaysWhereItsScoresGo) {
+  tc::io::Json doc = tc::io::Json::parse(tc::io::embedded_contents("presets/scenarios/default.json"));
+  doc["flash_attention"] = false;
+  doc["model"] = {{"base", "llama3.1-70b"}, {"seq_len", 4096}};
+  const std::string kept = term_input(doc, "attention", "attention rate");
+  EXPECT_TRUE(tc_test::contains(kept, "(unfused, scores on chip)")) << kept;
+  EXPECT_TRUE(tc_test::contains(kept, "; SRAM: ") && tc_test::contains(kept, "SBUF")) << kept;
+  doc["model"]["seq_len"] = 8192;
+  const std::string spilled = term_input(doc, "attention", "attention rate");
+  EXPECT_TRUE(tc_test::contains(spilled, "(unfused, scores via HBM)")) << spilled;
+  doc["parallel"] = {{"tp", 8}, {"pp", 4}, {"cp", 4}, {"dp", 8}, {"zero", 1}};
+  const std::string split = term_input(doc, "attention", "attention rate");
+  EXPECT_TRUE(tc_test::contains(split, "(unfused, scores on chip)")) << split;
+}
+
 // CSV and Markdown cells carry plain decimals and the price's tier, region, date and rate.
 TEST(Explain, ComparisonExportsArePlainDecimalsWithThePrice) {
   const tc::io::Job job = tc::io::parse_job_text(tc::io::embedded_contents("presets/scenarios/default.json"), lib(), "d");

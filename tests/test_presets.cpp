@@ -465,6 +465,11 @@ TEST(PresetErrors, ZeroAndNegativeSizes) {
             "a.json: accelerators[4].calibration.gemm_energy_pj_per_flop: must be >= 0 (got -1)");
   doc["accelerators"][4]["calibration"]["gemm_energy_pj_per_flop"] = 1e-300;
   EXPECT_TRUE(contains(merge_error("a.json", doc), "gemm_energy_pj_per_flop: must be 0 or >= 0.01"));
+  doc = builtin_json("presets/accelerators.json");
+  doc["accelerators"][0]["sram_mib"] = -24;
+  EXPECT_EQ(merge_error("a.json", doc), "a.json: accelerators[0].sram_mib: must be >= 0 (got -24)");
+  doc["accelerators"][0]["sram_mib"] = "many";
+  EXPECT_TRUE(contains(merge_error("a.json", doc), "accelerators[0].sram_mib"));
   doc = builtin_json("presets/frameworks.json");
   doc["frameworks"][0]["ep_overlap"] = -0.1;
   EXPECT_EQ(merge_error("f.json", doc), "f.json: frameworks[0].ep_overlap: must be >= 0 (got -0.1)");

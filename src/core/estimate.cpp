@@ -11,7 +11,8 @@ namespace tc {
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = kMiB * 1024.0;
 
 std::string num(double x) {
   char buf[32];
@@ -317,7 +318,7 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
   // 2.5 forwards (Dao 2023, Section 3).
   const double s_kv = x.s;
   double attn_flops = 2.0 * T * s_kv * (q + v) / t;
-  const AttentionKernel kernel = attention_kernel(x.sc);  // at unquantized_flops' precision
+  const AttentionKernel kernel = attention_kernel(x.sc, x.pl);  // at unquantized_flops' precision
   const double rate = x.unquantized_flops * kernel.efficiency;
   if (kernel.kind != AttentionKernel::Kind::unfused) {
     attn_flops = 2.0 * T * attended_keys(m) * (q + v) / t;
@@ -344,9 +345,18 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     r.attention_bwd = v3 ? std::max(mm_bwd, softmax_s) : mm_bwd + softmax_s;
   } else {
     // Unfused: two batched GEMMs plus the score matrix written and read by softmax and dropout.
-    const double score_bytes = (m.heads / t) * T * s_kv * x.act_bytes;
-    r.attention_fwd = attn_flops / rate + 4.0 * score_bytes / x.hbm_bytes_per_s;
-    r.attention_bwd = 2.0 * attn_flops / rate + 6.0 * score_bytes / x.hbm_bytes_per_s;
+    const double scores = (m.heads / t) * T * s_kv;
+    double fwd_bytes = 4.0 * scores * x.act_bytes, bwd_bytes = 6.0 * scores * x.act_bytes;
+    if (kernel.scores_on_chip) {
+      // A compiled graph keeps them on chip (attention_kernel) but for what the backward reads
+      // without recomputing them: the softmax output, its dropout mask and output, stored
+      // (layer_activation_bytes), written once and read once.
+      const double mask = m.dropout ? 1.0 : 0.0;
+      const double stored = x.pl.recompute == Recompute::none ? x.act_bytes + mask * (1.0 + x.act_bytes) : 0.0;
+      fwd_bytes = bwd_bytes = scores * stored;
+    }
+    r.attention_fwd = attn_flops / rate + fwd_bytes / x.hbm_bytes_per_s;
+    r.attention_bwd = 2.0 * attn_flops / rate + bwd_bytes / x.hbm_bytes_per_s;
   }
 
 }
@@ -605,7 +615,7 @@ int expert_tp(const ParallelPlan& pl) {
   return std::max(1, pl.tp * dp_n / pl.ep);
 }
 
-AttentionKernel attention_kernel(const Scenario& s) {
+AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl) {
   const Precision math = matmul_precision(s);
   const AcceleratorCalibration& c = s.accelerator.cal;
   AttentionKernel k;
@@ -613,6 +623,13 @@ AttentionKernel attention_kernel(const Scenario& s) {
   if (!s.flash_attention) {
     k.kind = AttentionKernel::Kind::unfused;
     k.efficiency = c.matmul_efficiency_max;
+    // The NeuronCore's SBUF is software-managed: neuronx-cc places a graph's tensors in it and
+    // moves them to and from HBM by DMA (AWS Neuron docs, NeuronCore-v2 architecture: 24 MiB a
+    // core). Taken here: the scores stay on chip where one head's for one sequence (its queries on
+    // this rank) fit the rank's share of it, ignoring the backward's second score-sized buffer.
+    const double seq = tokens_per_sample(s.model), rows = seq / pl.cp;
+    const double sram_bytes = s.accelerator.sram_mib * kMiB / s.accelerator.devices_per_chip;
+    k.scores_on_chip = rows * seq * activation_bytes(s.precision) <= sram_bytes;
   } else if (s.framework.attention_v3_kernels && c.attention_v3_efficiency > 0) {
     k.kind = AttentionKernel::Kind::fa3;
     k.efficiency = c.attention_v3_efficiency;

@@ -43,13 +43,16 @@ Precision matmul_precision(const Scenario& s);
 // The kernel attention runs as and its share of the peak at `precision`: FP8 and FP4 recipes keep
 // attention in BF16; a fused FlashAttention-3-class kernel (the stack's, where the chip has an
 // efficiency for it) or FlashAttention-2-class one at their fitted efficiencies; unfused batched
-// GEMMs at the matmul efficiency.
+// GEMMs at the matmul efficiency, their scores kept on chip where the plan's share of them fits.
 struct AttentionKernel {
   enum class Kind { unfused, fa2, fa3 } kind = Kind::fa2;
   Precision precision = Precision::bf16;
   double efficiency = 0;
+  // Unfused only: one head's score matrix for one sequence (its queries on a rank of the plan's
+  // cp) fits the device's compiler-managed on-chip memory (Accelerator::sram_mib).
+  bool scores_on_chip = false;
 };
-AttentionKernel attention_kernel(const Scenario& s);
+AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl);
 // Copies of a token the expert-parallel dispatcher sends: one per routed expert (at most ep in
 // all), or, with `once_per_rank`, one per rank holding any of its experts: with E experts in ep
 // equal groups and top_k drawn without repeats, a rank is missed with probability

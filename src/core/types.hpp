@@ -63,6 +63,9 @@ struct Accelerator {
   // kernel's softmax takes one per score element, forward and again backward, beside the tensor
   // cores' work; 0: not known, not modelled.
   double exp_tera_per_s = 0;
+  // Compiler-managed on-chip memory per chip (Trainium's SBUF), MiB: a compiled graph keeps an
+  // intermediate that fits there off HBM; 0: every unfused kernel's output goes through HBM.
+  double sram_mib = 0;
   AcceleratorCalibration cal;
   std::string source;
 };

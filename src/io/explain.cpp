@@ -240,8 +240,8 @@ const TermModel kTermModels[] = {
                "one grouped GEMM, or a kernel cost each (per_expert_gemms)", "peak_tflops"},
     {"attention", "fused kernel at the attention rate, causal half skipped, backward 2.5 forwards, plus the "
                   "softmax's exponentials and FP32 work on a GPU (added for FlashAttention-2-class kernels, "
-                  "overlapped by FlashAttention-3-class ones); unfused: batched GEMMs and the scores through HBM "
-                  "(Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
+                  "overlapped by FlashAttention-3-class ones); unfused: batched GEMMs, the scores through HBM "
+                  "unless they fit on chip (sram_mib) (Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
                      "framework's separately launched kernels at the kernel cost", "hbm_tb_per_s"},
     {"recompute", "full: the forward again (collectives included) of the recomputed layers (all, or "
@@ -319,14 +319,16 @@ ExplainInput dispatch_input(const Result& r, const Job& job, const PresetLibrary
 
 // The rate attention's GEMMs run at: the peak of their precision times the efficiency of the kernel
 // class the stack runs (core/estimate.hpp, attention_kernel).
-ExplainInput attention_input(const Job& job, const PresetLibrary& lib) {
+ExplainInput attention_input(const Result& r, const Job& job, const PresetLibrary& lib) {
   const Scenario& s = job.spec.scenario;
-  const AttentionKernel k = attention_kernel(s);
-  const char* kind = k.kind == AttentionKernel::Kind::unfused ? " (unfused GEMMs)"
-                     : k.kind == AttentionKernel::Kind::fa3  ? " (FlashAttention-3 class)"
-                                                             : " (FlashAttention-2 class)";
+  const AttentionKernel k = attention_kernel(s, r.est.plan);  // the chosen plan's cp splits the scores
+  const char* kind = k.kind == AttentionKernel::Kind::fa3   ? " (FlashAttention-3 class)"
+                     : k.kind == AttentionKernel::Kind::fa2 ? " (FlashAttention-2 class)"
+                     : k.scores_on_chip                     ? " (unfused, scores on chip)"
+                                                            : " (unfused, scores via HBM)";
   std::string value = peak_value(job, k.precision) + " x " + percent(k.efficiency) + kind;
   std::string source = accelerator_source(lib, job, "peak_tflops");
+  if (k.scores_on_chip) source += "; SRAM: " + accelerator_source(lib, job, "sram_mib");
   if (k.kind != AttentionKernel::Kind::unfused && s.accelerator.exp_tera_per_s > 0) {
     value += "; softmax exponentials at " + format_fixed(s.accelerator.exp_tera_per_s, 1) + " T/s";
     source += "; exponentials: " + accelerator_source(lib, job, "exp_tera_per_s");
@@ -350,7 +352,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum), "plan " + plan_short(r.est.plan)});
   const Accelerator& a = job.spec.scenario.accelerator;
   if (term == "attention") {
-    x.inputs.push_back(attention_input(job, lib));
+    x.inputs.push_back(attention_input(r, job, lib));
   } else if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
     x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",

@@ -33,6 +33,7 @@ constexpr double kMinNetworkGbps = 1e-3;  // 1 Mbit/s
 constexpr double kMinEfficiency = 1e-3;   // of a peak or a link
 constexpr double kMaxTflops = 1e6;
 constexpr double kMaxHbmGib = 1e5;
+constexpr double kMaxSramMib = 1e5;
 constexpr double kMaxHbmTbPerS = 1000;
 constexpr int kMaxDevicesPerChip = 64;
 constexpr int kMaxGemmUnits = 100000;  // SMs of one device
@@ -54,7 +55,7 @@ const std::vector<std::string_view> kCalibrationKeys = {
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tb_per_s", "devices_per_chip",
-    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "gemm_units", "gemm_tile", "exp_tera_per_s",
+    "power_w", "stochastic_rounding", "autocasts_fp32_matmul", "gemm_units", "gemm_tile", "exp_tera_per_s", "sram_mib",
     "calibration",
     "sources"};
 const std::vector<std::string_view> kIntraKeys = {"type", "gb_per_s_per_chip", "latency_us",
@@ -261,6 +262,7 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     if (a.gemm_units == 0) throw InputError(tp, "has no effect without gemm_units (the SMs its tiles run on)");
   }
   a.exp_tera_per_s = get_number_or(j, "exp_tera_per_s", path, 0, kMaxTflops, a.exp_tera_per_s);
+  a.sram_mib = get_number_or(j, "sram_mib", path, 0, kMaxSramMib, a.sram_mib);
   if (f.want("calibration")) {
     const std::string cp = path_key(path, "calibration");
     const Json& c = get_object(j, "calibration", path);
