@@ -387,7 +387,7 @@ TEST(Estimate, SoftmaxWorkAddsToFa2AndBoundsFa3OnlyWhenSlower) {
 // neuronx-cc keeps a graph's tensors in the core's SBUF where they fit: unfused attention's scores
 // skip HBM when one head's matrix for one sequence does (8192^2 x 2 bytes = 128 MiB here) and
 // otherwise go through it, written and read four times forward and six backward; without on-chip
-// memory (a GPU's eager kernels) they always do. Without recompute the backward reads the stored
+// memory (a GPU's eager kernels) they always do. A layer the backward does not recompute stores the
 // softmax output (and, with dropout, its mask and output: 5 bytes a score), written once and read
 // once. Two cores share a chip's SRAM; context parallelism gives a rank half the queries.
 TEST(Estimate, UnfusedScoresSkipHbmWhereOneHeadFitsOnChip) {
@@ -407,6 +407,9 @@ TEST(Estimate, UnfusedScoresSkipHbmWhereOneHeadFitsOnChip) {
   EXPECT_NEAR(attention_s(0) - attention_s(128), (10 - 2) * 2 * pass_s, 1e-9);
   s.model.dropout = true;
   EXPECT_NEAR(attention_s(0) - attention_s(128), 10 * 2 * pass_s - 2 * 5 * pass_s, 1e-9);
+  s.plan.recompute = Recompute::full;  // half the layers replayed: the other half store theirs
+  s.plan.recompute_layers = 16;
+  EXPECT_NEAR(attention_s(0) - attention_s(128), 10 * 2 * pass_s - 2 * 5 * pass_s / 2, 1e-9);
   s.accelerator.sram_mib = 128;
   s.accelerator.devices_per_chip = 2;
   EXPECT_FALSE(attention_kernel(s, s.plan).scores_on_chip);

@@ -350,10 +350,12 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     if (kernel.scores_on_chip) {
       // A compiled graph keeps them on chip (attention_kernel) but for what the backward reads
       // without recomputing them: the softmax output, its dropout mask and output, stored
-      // (layer_activation_bytes), written once and read once.
+      // (layer_activation_bytes) by the layers not recomputed, written once and read once.
       const double mask = m.dropout ? 1.0 : 0.0;
-      const double stored = x.pl.recompute == Recompute::none ? x.act_bytes + mask * (1.0 + x.act_bytes) : 0.0;
-      fwd_bytes = bwd_bytes = scores * stored;
+      const double kept = x.pl.recompute == Recompute::selective
+                              ? 0.0
+                              : 1.0 - recomputed_layers(x.pl, x.stage_layers) / x.stage_layers;
+      fwd_bytes = bwd_bytes = scores * kept * (x.act_bytes + mask * (1.0 + x.act_bytes));
     }
     r.attention_fwd = attn_flops / rate + fwd_bytes / x.hbm_bytes_per_s;
     r.attention_bwd = 2.0 * attn_flops / rate + bwd_bytes / x.hbm_bytes_per_s;
