@@ -52,6 +52,12 @@ double block_matmul_width(const ModelShape& m) {
 }
 double replayed_matmul_width(const ModelShape& m) { return kv_width(m) + value_width(m) + m.ffn_hidden; }
 double loss_logit_bytes(const Scenario& s) { return s.fp32_loss_logits ? 4.0 : activation_bytes(s.precision); }
+// What unfused attention stores per score element for a backward that does not recompute it: the
+// softmax output, and with dropout its mask and output (5 a s^2 b per layer with 2-byte activations;
+// Korthikanti et al. 2022, Section 4.1).
+double stored_softmax_bytes(const ModelShape& m, double act_bytes) {
+  return act_bytes + (m.dropout ? 1.0 + act_bytes : 0.0);
+}
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 // Layers of a stage that full recompute replays: all, or the first recompute_layers of them.
 double recomputed_layers(const ParallelPlan& pl, int stage_layers) {
@@ -348,14 +354,12 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
     const double scores = (m.heads / t) * T * s_kv;
     double fwd_bytes = 4.0 * scores * x.act_bytes, bwd_bytes = 6.0 * scores * x.act_bytes;
     if (kernel.scores_on_chip) {
-      // A compiled graph keeps them on chip (attention_kernel) but for what the backward reads
-      // without recomputing them: the softmax output, its dropout mask and output, stored
-      // (layer_activation_bytes) by the layers not recomputed, written once and read once.
-      const double mask = m.dropout ? 1.0 : 0.0;
+      // A compiled graph keeps them on chip (attention_kernel) but for what the layers the backward
+      // does not recompute store (stored_softmax_bytes), written once and read once.
       const double kept = x.pl.recompute == Recompute::selective
                               ? 0.0
                               : 1.0 - recomputed_layers(x.pl, x.stage_layers) / x.stage_layers;
-      fwd_bytes = bwd_bytes = scores * kept * (x.act_bytes + mask * (1.0 + x.act_bytes));
+      fwd_bytes = bwd_bytes = scores * kept * stored_softmax_bytes(m, x.act_bytes);
     }
     r.attention_fwd = attn_flops / rate + fwd_bytes / x.hbm_bytes_per_s;
     r.attention_bwd = 2.0 * attn_flops / rate + bwd_bytes / x.hbm_bytes_per_s;
@@ -577,8 +581,7 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   double attn = (e + g) * T * h * rep + e * T * (q / t + 2 * kv_local) + g * T * value_width(m) / t +
                 mask * T * h * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
-    // Softmax output, its dropout mask and output: 5 a s^2 b (2 + 1 + 2 bytes) per layer.
-    attn += (e + mask * (1.0 + e)) * (m.heads / t) * T * x.s;
+    attn += stored_softmax_bytes(m, e) * (m.heads / t) * T * x.s;
   }
   // FFN block: norm input, FFN input (an MoE layer's feeds the 16-bit router), intermediate
   // tensors (gated: gate, up, and their product, the second GEMM's input; GeLU: input and
