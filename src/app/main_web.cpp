@@ -200,20 +200,22 @@ WebBackend g_backend;
 // Dear ImGui 1.86 reads which keys are down once per frame: a key pressed and released between
 // two frames (a quick tap while a frame is slow) would never be seen down, and a Tab lost so
 // would leave the canvas (finish_tab_move sees the focus stay where it was). Such a release
-// reaches ImGui's GLFW backend after the next frame.
+// reaches ImGui's GLFW backend after the next frame, and so does every release after it, in order:
+// Ctrl pressed before a slow frame, then A tapped and Ctrl let go, must reach the next frame as
+// Ctrl+A (a Ctrl release passed on at once would leave a lone A).
 struct KeyRelease {
   GLFWwindow* window;
   int key, scancode, mods;
 };
 struct KeyLatch {
   std::array<bool, IM_ARRAYSIZE(ImGuiIO::KeysDown)> pressed{};  // since the last frame ended
-  std::vector<KeyRelease> held;                                 // released, not yet seen down
+  std::vector<KeyRelease> held;                                 // released, not yet passed on
 };
 KeyLatch g_keys;
 
 void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
   const bool tracked = key >= 0 && key < static_cast<int>(g_keys.pressed.size());
-  if (tracked && action == GLFW_RELEASE && g_keys.pressed[static_cast<std::size_t>(key)]) {
+  if (tracked && action == GLFW_RELEASE && (g_keys.pressed[static_cast<std::size_t>(key)] || !g_keys.held.empty())) {
     g_keys.held.push_back({window, key, scancode, mods});
     return;
   }
