@@ -491,322 +491,41 @@ def error_range(rows, keep, sep=" to "):
     return signed(errs[0]) if len(errs) == 1 or round(errs[0]) == round(errs[-1]) else f"{signed(errs[0])}{sep}{signed(errs[-1])}"
 
 
-def what_moved(all_rows, fig):
-    """The mechanisms that replaced fitted factors, each with the figures it moved, newest among the
-    first; the band's coverage is today's."""
+HISTORY = os.path.join(ROOT, "scripts/accuracy_history.md")
+
+# The row groups whose error today an entry of the history quotes ({name} in the file), with the
+# separator of their range.
+LIVE_ERRORS = {
+    "simumax_deepseek": (lambda r: r["id"].startswith("SIMUMAX") and "deepseek" in r["id"], ".."),
+    "mbridge_25_11_b200_qwen3_30b": (lambda r: r["id"] == "MBRIDGE-25.11-B200-5", " to "),
+    "mbridge_25_11_gb200_qwen3_30b": (lambda r: r["id"] == "MBRIDGE-25.11-GB200-7", " to "),
+    "mbridge_25_11_b200_deepseek": (lambda r: r["id"] == "MBRIDGE-25.11-B200-3", " to "),
+    "mbridge_26_qwen3_30b": (lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], ".."),
+    "trn1_mlm_256_chips": (lambda r: r["id"] in ("TRN1-MLM-G67-e", "TRN1-MLM-G67-f", "TRN1-MLM-G67-h"), ".."),
+}
+
+
+def history_entries(path=HISTORY):
+    """The entries of the history file: each starts with "- ", its wrapped lines joined by one space;
+    the paragraph before the first entry says how the file is read."""
+    entries = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("- "):
+                entries.append(line)
+            elif line and entries:
+                entries[-1] += " " + line
+    return entries
+
+
+def what_moved(all_rows):
+    """The mechanisms that replaced fitted factors, each with the figures it moved
+    (scripts/accuracy_history.md), the figures it quotes as today's filled in from the rows."""
+    live = {name: error_range(all_rows, keep, sep) for name, (keep, sep) in LIVE_ERRORS.items()}
     return ["", "## What moved, and what is not met", "",
-          "Mechanisms that replaced fitted factors (each changes structure; the fit then refits only "
-          "bounded physical constants):", "",
-          "- No per-framework multiplier on GEMM speed (Megatron's was 1.27). What it hid is now named: FP8 "
-          "GEMMs at their own efficiency of the FP8 peak (`fp8_matmul_efficiency_max`; all of Megatron's H100 "
-          "rows are FP8, all FSDP ones BF16), FlashAttention-3-class attention in Transformer Engine stacks "
-          "(`attention_v3_efficiency`, fitted 0.85 of the H100 peak against 0.18 for FlashAttention-2), and "
-          "separately launched elementwise kernels per layer (fused stacks few, eager PyTorch many).",
-          "- A kernel call costs 2-12 us (it was fitted up to 80 us): small-GEMM and eager-mode overhead now "
-          "comes from kernel counts.",
-          "- Local experts run as one grouped GEMM per pass, plus the token dispatcher's routing traffic and "
-          "kernels: Megatron-Bridge 26.x MoE rows went from -30% to -43% to within 10%; the 25.11 Qwen3-30B "
-          "rows, measured 1.7x slower on the same layout, are now far too fast (+260% on B200), which alone "
-          "adds 4 points to the held-out MAE.",
-          "- Megatron-LM's own defaults (no TP, EP or DP communication overlap) are a profile apart from the "
-          "NeMo/Megatron-Bridge recipes (overlap on, parameter gather behind the forward): SimuMax's "
-          "Megatron-LM runs left out went from 21.8% to 12.5%.",
-          "- BF16 gradient buffers in Megatron-Core, pure-BF16 weights on the Neuron Megatron-LM port, and "
-          "embedding/loss counted as pipeline layers: published layouts reported as not fitting fell from 20 "
-          "to 11.",
-          "- FP8 and FP4 GEMMs in Transformer Engine stacks keep the quantized copy of their input for the "
-          "weight gradient (`keeps_quantized_gemm_inputs`): 1 byte an element instead of 2 for the QKV, "
-          "output-projection and FFN inputs. The Llama 3.1 405B rows on GB200 and GB300 and Nemotron-4 340B "
-          "on H100 fit as published; not fitting fell from 11 to 6 (2026-12-02). No throughput moved: the "
-          "rows' layouts are fixed.",
-          "- torchtitan's \"selective\" recompute is its per-op checkpointing (`selective_recompute`: "
-          "`every_other_matmul` in the FSDP profile): it keeps the outputs of the attention kernel and of "
-          "every other matmul of a block and replays K, O and the FFN's up projection with every elementwise "
-          "op, where the Megatron meaning replays the attention core. Its Llama 2 70B row fits as published "
-          "(not fitting 6 -> 5), torchtitan left out went from 17.3% to 17.0%, and MosaicML left out, no "
-          "longer fitted beside rows whose recompute the profile misread, from 7.7% to 6.6% (2026-12-02).",
-          "- A GEMM's output runs as 128 x 256 tiles in waves over the GPU's SMs (`gemm_units`, `gemm_tile`; "
-          "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide), K split over idle SMs "
-          "when the output fills less than one wave: narrow tensor-parallel and expert GEMMs leave SMs idle. "
-          "SimuMax's tp8-versus-tp1 spread on B200 (Llama 3 70B) narrowed from 23 to 18 points; the A100 40 GB "
-          "kernel cost, fitted at 11.6 us near its 12 us bound, fell to 6.8 us. Leave-one-source-out went from "
-          "16.4% to 16.2% (torchtitan 17.0% -> 16.0%, SimuMax 10.3% -> 9.1%, NeMo/Megatron-Bridge 13.3% -> "
-          "12.9%, Megatron-LM 8.6% -> 8.3%; MosaicML 6.6% -> 7.7%, worse), held-out from 12.0% to 11.9% "
-          "(2026-12-02).",
-          "- The loss keeps an FP32 copy of the logits only where the stack upcasts them (Megatron, "
-          "torchtitan); llm-foundry's default fused cross-entropy (flash-attn's kernel) keeps the 16-bit "
-          "logits and reads them at 2 bytes (`fp32_loss_logits`, set per stack in "
-          "presets/accuracy/software.json): the four MPT-350M rows on A100 40 GB fit as published (not "
-          "fitting 5 -> 1); MosaicML left out went from 7.7% to 7.0%, torchtitan from 16.0% to 15.7%; "
-          "leave-one-source-out 16.2% -> 16.1%, held-out 11.9% -> 12.0% (2026-12-02).",
-          "- A published architecture the CSV's columns cannot hold takes the rest of its shape from a model "
-          "preset named like it (new presets, each sourced: DeepSeek-V3, gpt-oss-120b, Qwen3-30B-A3B, "
-          "Qwen3-235B-A22B): DeepSeek-V3's rows had run as 128 plain heads of 56 with every layer an expert "
-          "layer and no shared expert; they now have latent attention (192-wide query/key heads, 128-wide "
-          "values), one shared expert and three dense first layers (SimuMax's cut models one, as its notes "
-          "say), and a model's dense layers are timed as dense layers (no routing, no all-to-all) instead of "
-          "as expert layers. The softmax's exponentials run on the special-function units (`exp_tera_per_s`, "
-          "sourced per GPU: 2.4 to 10.7 T/s), added to FlashAttention-2-class GEMMs and overlapped by "
-          "FlashAttention-3-class kernels (Shah et al. 2024, Section 3.1). DeepSeek-V3 on GB200 went from "
-          "+20% to 0%, on B300 from +40% to +20%, SimuMax's DeepSeek rows from +12..+22% to +6..+16% (GB300 "
-          "from 0% to -15%). Held-out went from 12.0% to 11.3% (p90 19.5% -> 16.0%), in sample from 9.2% to "
-          "9.0%; leave-one-source-out from 16.1% to 16.4% (NeMo/Megatron-Bridge 13.0% -> 12.8%, SimuMax "
-          "9.1% -> 10.6%: without it Blackwell's BF16 GEMM speed comes from four mixture-of-experts rows, "
-          "which had matched it better while DeepSeek-V3 was mis-shaped) (2026-12-02).",
-          "- A row that leaves its recompute empty takes its stack's default; where that does not fit, the "
-          "layout (which ran) recomputes fully the fewest layers of each stage that fit (`recompute_layers`, "
-          "Megatron's --recompute-method block --recompute-num-layers, as recipes tune it; a scenario field "
-          "too): Llama 3 70B under FSDP on GB200 (41 of 80 layers; +7% -> -7%) and DeepSeek-V3 in BF16 on "
-          "GB200 (2 of each stage's 16; -6% -> -10%) fit as published, so no published layout is reported as "
-          "not fitting. Held-out stayed at 11.3%; leave-one-source-out went from 16.4% to 17.0%, all of it "
-          "SimuMax left out (10.6% -> 17.1%): its BF16 fit on four mixture-of-experts rows moved with the "
-          "DeepSeek row (2026-12-02).",
-          "- Examined and not adopted: GPT-OSS's 128-token sliding windows on half its layers. Counting "
-          "them (fused kernels skip the blocks outside a window) moved its published rows on GB200/GB300 "
-          "about 8 points further over, to +22..+28%, and leave-one-source-out to 17.5% (SimuMax left out to 22%, through the "
-          "BF16 rows above): the measured runs do not show the saving, so GPT-OSS's attention is timed over "
-          "the whole sequence, an upper bound (2026-12-02). Measured again on today's model, every fit from "
-          "scratch (`sliding_window` and `sliding_window_layers` in the shape, w - w^2 / (2 s) keys a query on "
-          "a windowed layer, Longformer's Section 3.1): its rows on GB200/GB300 from +12..+14% to +20..+25%, "
-          "leave-one-source-out 17.5% -> 17.9% (SimuMax 15.9% -> 20.8%, NeMo/Megatron-Bridge 18.0% -> 18.3%; "
-          "torchtitan 17.2% -> 16.2%), held-out 8.9% -> 9.4%, in sample 8.1% -> 8.2%; not adopted again "
-          "(2026-12-03).",
-          ] + later_mechanisms(all_rows, fig)
-
-
-def later_mechanisms(all_rows, fig):
-    """what_moved's second half: the link constants, the fitted overlaps and the mechanisms after
-    them, each with its figures; the band's coverage is today's."""
-    return [
-          "- Link constants are no longer called fitted: the calibration never fitted them. Neuron's per-hop "
-          "latency is the runtime documentation's (1-2 us inside an instance, 1.5 taken, was 5; 15 us between "
-          "instances, as before; tests/data/trainium_microbench.csv CC-12, CC-11); every link efficiency and "
-          "NVSwitch latency says it is assumed. Trainium1's fit moved (large GEMMs 0.439 -> 0.426 of peak, "
-          "attention 0.20 -> 0.23): NeuronX Distributed left out went from 9.9% to 11.1%, PyTorch Neuron from "
-          "37.6% to 36.6%, leave-one-source-out from 17.0% to 17.1%, held-out stayed at 11.3% (2026-12-02).",
-          "- Megatron-Core's data-parallel overlap is fitted (`dp_overlap`, bounds 0-0.95; it was an assumed "
-          "0.9): 0.34 of the backward (and, with the parameter gather, the forward) hides its bucketed "
-          "reduce-scatter and all-gather, NCCL sharing the SMs and links with that compute; the fit moved "
-          "Megatron's TP overlap from 0.55 to 0.85. MLPerf's GPT-3 175B rows, whose 10,240-10,752-GPU runs "
-          "(8 micro-batches a step) spend a large share of the step reducing 5.4 B parameters a GPU over "
-          "InfiniBand, went from -10%..+13% to -6%..+2% (in sample 7.3% -> 2.5%, left out 10.4% -> 5.3%); "
-          "NeMo/Megatron-Bridge left out 12.9% -> 12.3%, SimuMax 17.1% -> 15.3%, torchtitan 15.8% -> 16.8%; "
-          "leave-one-source-out 17.1% -> 16.5%, held-out 11.3% -> 11.1%, in sample 9.0% -> 8.8%. Fitting "
-          "FSDP's overlap as well (an assumed 0.85; fitted 0.88) moved torchtitan left out to 21% and "
-          "leave-one-source-out to 16.7%: not kept (2026-12-02).",
-          "- An FP8 or FP4 recipe's output layer runs in BF16: Transformer Engine's autocast quantizes the "
-          "transformer layers, and Megatron-Core's output layer is a plain ColumnParallelLinear outside it "
-          "(torchtitan's float8 conversion skips the module named \"output\" too). The vocabulary GEMM is "
-          "7-13% of a small or sparse model's FLOPs (Llama 3 8B, Qwen3-30B-A3B, GPT-OSS-120B), so FP8 rows "
-          "had been timed too fast, and FP8 rows now pin Blackwell's BF16 efficiency where only SimuMax's "
-          "BF16 rows had: SimuMax left out went from 14.9% to 6.8%, NeMo/Megatron-Bridge from 12.3% to 10.5%, "
-          "MLPerf from 5.6% to 3.7%, torchtitan from 16.8% to 16.4%; leave-one-source-out from 16.3% to 15.0%, "
-          "held-out from 10.8% to 10.5%, in sample from 8.8% to 8.5% (GB300 14.0% -> 10.5%, GB200 9.5% -> "
-          "7.8%). The refit raised Blackwell's FP8 GEMM efficiency from 0.54 to 0.59 of peak and Megatron's "
-          "expert-parallel overlap from 0.53 to 0.82, which moved the Megatron-Bridge 25.11 Qwen3-235B row "
-          "on H100 from +10% to +48%, beside the other 25.11 mixture-of-experts rows (2026-12-02).",
-          "- The calibration gives each source family one vote: it minimises the mean of the families' mean "
-          "absolute errors, not the mean over rows, where MosaicML's 113 rows had set the H100 and A100 "
-          "fits and the FSDP profile for every other source. Megatron-LM left out went from 8.3% to 6.5%, "
-          "SimuMax from 15.3% to 14.9%, MLPerf from 5.3% to 5.6%; leave-one-source-out from 16.5% to 16.3%, "
-          "held-out from 11.1% to 10.8%, in sample stayed at 8.8% (MosaicML's own rows 4.9% -> 5.2%). "
-          "Examined on the way and not kept: unfused elementwise kernels costing HBM traffic that grows "
-          "with the tokens (each reads and writes an activation) instead of a fixed cost a layer "
-          "(leave-one-source-out 19.6%, held-out 14.3%: the large-GEMM efficiencies ran to their bounds); "
-          "a fused attention kernel's fixed work per 128-row query tile (short sequences slower; 16.3%, "
-          "11.2%, band coverage 93%); Trainium's memory-bound rate fitted instead of assumed (0.43 of HBM "
-          "bandwidth, Trainium1 in sample 18.0% -> 16.2%, held-out 10.7%, but Megatron-LM on Neuron left "
-          "out 19.9% -> 30.6%, leave-one-source-out 16.7%) (2026-12-02).",
-          "- A row's part keeps its own memory where its source says it differs from the accelerator preset "
-          "(`hbm_gib`, `hbm_tb_per_s` in the CSV): the torchtitan async-TP rows ran 96 GB HBM2e H100s at "
-          "2.4 TB/s, not 80 GB at 3.35 TB/s, so their memory-bound work and traffic-bound GEMMs run 0.72x "
-          "as fast. Those 12 rows' mean error went from 16.0% to 15.2%, torchtitan left out from 16.4% to "
-          "14.9% (MosaicML from 7.3% to 7.6%), leave-one-source-out from 15.0% to 14.9%; held-out stayed at "
-          "10.5%, in sample at 8.5% (p90 19.6% -> 18.5%) (2026-12-02).",
-          "- Megatron-LM's runs launch each local expert's GEMMs one at a time (`per_expert_gemms`: Megatron-"
-          "Core's TEGroupedMLP runs Transformer Engine's GroupedLinear, which issues one cuBLAS GEMM per expert "
-          "over a few streams; recalled from the code): each of the six GEMMs of an expert's two matrices, "
-          "forward and backward, pays the kernel cost, a count and no new constant. SimuMax's DeepSeek-V3 "
-          "rows, with 32 to 64 experts a GPU, went from +5%..+15% to "
-          + error_range(all_rows, lambda r: r["id"].startswith("SIMUMAX") and "deepseek" in r["id"], "..") + "; "
-          "SimuMax left out from 6.6% to 5.7% (in sample 5.4% -> 4.1%), leave-one-source-out from 14.9% to "
-          "14.8%, held-out from 10.3% to 10.2%, in sample from 8.4% to 8.3%; no family moved the other way. "
-          "Megatron-Bridge 26.x keeps one launch a grouped GEMM: its rows with 16 experts a GPU are already "
-          "predicted slower than measured (2026-12-02).",
-          "- Megatron-Bridge 25.11, a release older than the Transformer Engine 2.11 of SimuMax's runs, "
-          "launches local experts one by one as well: its twelve rows name their release (`software` "
-          "\"Megatron-Bridge 25.11\", from their source's container) and its entry in "
-          "presets/accuracy/software.json keeps the megatron profile and its fitted constants and changes "
-          "only `per_expert_gemms` (`framework_changes`). Its Qwen3-30B rows on B200 and GB200, 16 experts a GPU, went from "
-          "+227% and +56% to " + error_range(all_rows, lambda r: r["id"] == "MBRIDGE-25.11-B200-5") + " and "
-          + error_range(all_rows, lambda r: r["id"] == "MBRIDGE-25.11-GB200-7") + ", its DeepSeek-V3 row on B200 (32 a GPU) from +41% to "
-          + error_range(all_rows, lambda r: r["id"] == "MBRIDGE-25.11-B200-3") + "; held-out from 10.2% "
-          "to 8.9%, NeMo/Megatron-Bridge left out from 10.4% to 9.8%, leave-one-source-out from 14.8% to "
-          "14.7%, in sample from 8.3% to 8.1% (B200 11.4% -> 8.7%); no family moved the other way. What "
-          "else slows that release's mixture-of-experts rows (still over by up to the figures above) is "
-          "not found (2026-12-02).",
-          "- The megatron profile's token dispatcher sends a token once to each expert-parallel rank that "
-          "holds any of its experts (`dispatch_once_per_rank`: DeepEP's dispatch layout, is_token_in_rank; "
-          "that Megatron-Bridge 26.x's recipes run it, as the flex dispatcher, is recalled), not once per "
-          "expert as Megatron-Core's alltoall dispatcher does: the expected number of distinct ranks among "
-          "top_k experts drawn without repeats, 5.3 copies instead of 8 for Qwen3-30B-A3B on eight GPUs. "
-          "Megatron-Bridge 25.11 keeps one copy an expert (`framework_changes`). Megatron-Bridge 26.x's Qwen3-30B rows, whose "
-          "all-to-alls had been some 30% of the predicted step, went from -7%..-21% to "
-          + error_range(all_rows, lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], "..") + "; "
-          "NeMo/Megatron-Bridge left out from 9.8% to 8.9%, SimuMax from 5.4% to 5.1%, leave-one-source-out "
-          "from 14.7% to 14.6%, held-out from 8.9% to 8.6%, in sample from 8.1% to 8.0% (GB200 7.1% -> 6.2%, "
-          "GB300 10.5% -> 9.1%); no family moved the other way. GPT-OSS's and DeepSeek-V3's rows, already "
-          "over-predicted, moved 1-3 points further over: their all-to-alls shrink too (2026-12-02).",
-          "- The Megatron-LM port to Neuron, which runs in pure BF16 (XLA_USE_BF16=1 turns every FP32 tensor "
-          "into BF16, as its entry in presets/accuracy/software.json already said of its weights), holds and "
-          "all-reduces its gradients in BF16 too (`framework_changes`: `grad_bytes` 2, not the 4 bytes of "
-          "FP32 gradient accumulation the profile takes): its 256-chip rows, whose data-parallel all-reduce "
-          "crosses 16 instances at 800 Gb/s, went from -23%..-14% to "
-          + error_range(all_rows, lambda r: r["id"] in ("TRN1-MLM-G67-e", "TRN1-MLM-G67-f", "TRN1-MLM-G67-h"), "..") + "; "
-          "Megatron-LM on Neuron left out from 19.9% to 18.1% (in sample 11.3% -> 9.2%), leave-one-source-out "
-          "from 14.6% to 14.4%, in sample from 8.0% to 7.9% (p90 17.8% -> 17.0%), held-out stayed at 8.6% "
-          "(2026-12-02).",
-          "- Leave-one-source-out refits start from scratch, as the shipped fit now does (every accelerator "
-          "constant from the middle of its range, every framework constant from its prior), not from the "
-          "shipped constants. Those were fitted on every family, and a constant that the rows left in do not "
-          "constrain kept the value the left-out family had given it: without NeMo/Megatron-Bridge the "
-          "megatron profile keeps only MLPerf's dense rows, so its expert-parallel overlap and routing "
-          "kernels were the ones NeMo/Megatron-Bridge's mixture-of-experts rows had fitted; without SimuMax, "
-          "Blackwell's BF16 GEMM efficiency was the one SimuMax's dense BF16 rows had fitted. Every "
-          "leave-one-source-out figure above this line was measured that way. The same model measured "
-          "from scratch: leave-one-source-out 14.4% -> 17.5% (NeMo/Megatron-Bridge 8.9% -> 18.0%, SimuMax "
-          "5.1% -> 15.9%, Megatron-LM on Neuron 18.1% -> 23.8%, PyTorch Neuron 36.6% -> 40.0%, torchtitan "
-          "14.9% -> 17.2%, MosaicML 7.8% -> 8.7%; Megatron-LM 6.5% -> 5.4%), held-out 8.6% -> 8.9%, in "
-          "sample 7.9% -> 8.1%, band coverage of sources never seen 83% -> 87%, of held-out rows 84% -> 88%. "
-          "The fit from scratch (four rounds, three passes) reaches the shipped fit's objective (11.09% a "
-          "family against 11.10%) at another point of a flat optimum: Megatron's TP overlap 0.70 instead of "
-          "0.95, FSDP's elementwise kernels 117 instead of 150 (2026-12-02).",
-          "- The softmax of a fused attention kernel also spends about four scalar FP32 instructions per "
-          "score element each way on the CUDA cores beside its exponential (FlashAttention-2's Algorithms 1-2: "
-          "row max, scaled subtract, row sum and the conversion of P forward; scaled subtract, dP - D, the "
-          "product with P and the conversion of dS backward), at half the FP32 peak in instructions (Dao "
-          "2023, Section 3.1: an A100 has 312 TFLOP/s of FP16 matmul but 19.5 of FP32). FlashAttention-2-"
-          "class kernels add it to their GEMMs (A100 long-sequence rows 4-8 points slower before the refit); "
-          "FlashAttention-3-class kernels hide it unless it is the slower part, as on GB200 with GPT-OSS's "
-          "64-wide heads (+13% -> +12%), not on GB300, whose exponentials are twice as fast. Held-out went "
-          "from 10.5% to 10.3%, in sample from 8.5% to 8.4%, leave-one-source-out stayed at 14.9% "
-          "(SimuMax 6.8% -> 6.6%, NeMo/Megatron-Bridge 10.5% -> 10.4%, MLPerf 3.6% -> 3.5%; MosaicML "
-          "7.6% -> 7.8%, worse) (2026-12-02).",
-          "- The band's source offsets are shrunk towards their platform's mean by how much of a family's "
-          "mean error is more than the noise of a mean of few rows (random effects, DerSimonian and Laird "
-          "1986). With MLPerf's offset now negative, the unshrunk offsets widened every band: coverage of "
-          "sources never seen rose to 89% and of held-out rows to 93%, above the 80% promised; shrunk, "
-          "87% and 88% (on the model before this change, shrinking would have given 77% instead of 79%; "
-          "coverage of sources never seen then counted only the rows whose own accelerator kept a band, "
-          "below) (2026-12-02).",
-          "- Examined and not adopted: torchtitan's async tensor parallelism as a TP-collective overlap at "
-          "Megatron's fitted share (0.55 then, the same decomposition of a collective into chunks behind GEMMs). "
-          "It predicts the measured async/vanilla ratio of its six pairs within 4% for BF16 and tensorwise FP8 "
-          "(1.13 vs 1.10 and 1.14 vs 1.10 on Llama 3 8B, 1.11 vs 1.09 and 1.14 vs 1.16 on 70B), but not for "
-          "rowwise FP8 (1.14 vs 1.04-1.06), and the asyncTP rows' errors went from a mean 16% to 24%: the "
-          "vanilla Llama 3 8B rows are already 11-12% over, and the asyncTP rows' smaller errors had hidden "
-          "that. Adopted after the 8B bias is found (2026-12-02).",
-          "- FP32 jobs on Neuron run their matmuls in BF16 (the compiler's auto-cast; `\"auto_cast\": false` "
-          "turns it off): the two FP32 BERT rows moved from -50% to +50%, so the published FP32 figures ran "
-          "with less than full auto-cast.",
-          "- A chip run below its power (`power_limit_w`; the torchtitan async-TP rows ran H100s at 500 W, not "
-          "700 W) computes at the clock its power allows, first-order CMOS scaling f ~ P^(1/3) (0.89 of the "
-          "clock at 500 W): those 12 rows' mean error went from 27% to 19%, and the H100 calibration, no "
-          "longer pulled towards them, moved MosaicML left out from 9.9% to 7.7% (2026-12-01).",
-          "- Two Megatron-Bridge 26.06.01 GPT-OSS rows, whose source's own footnote calls their figure a known "
-          "regression fixed in the next release (`known_issue` in the CSV), are shown but neither fitted nor "
-          "averaged (they were +86%).",
-          "- The band is what a new source can expect (a family's offset plus a run's scatter, below): its "
-          "coverage of sources it has never seen went from 52% to 87% on the rows whose accelerator kept a "
-          "band of its own; on the held-out rows of seen sources it held 88%. A group narrows the band "
-          "only from 9 rows (it was 3), the fewest from which p10-p90 edges can promise 80%.",
-          "- The band's coverage of sources never seen is measured through the CLI's own band: for each family "
-          "left out, a band table built without it (`validate --presets DIR` reads one, schema "
-          "`traincalc.uncertainty/1`) around the prediction of the calibration refitted without it. Before, a "
-          "script re-built the band's first step and skipped the 98 of 264 rows whose accelerator had fewer "
-          "than nine runs left (all of SimuMax's, MosaicML's A100 40 GB rows, Megatron-Bridge's on GB200, GB300 "
-          "and B300), which take a relative's band, widened. Counted, they showed the widenings too wide: "
-          "97% of all rows inside. Two fixes, neither a fitted number: a band widened by an independent "
-          "error adds it in quadrature (edges and mean absolute error of a sum of centred errors), not edge "
-          "to edge, and one widened for a missing measurement grows by sqrt(2), not 2; an accelerator "
-          "without a band follows its relatives down to the first with one (a group's first member to the "
-          "group whose fit its calibration takes when the group has no rows: B200 to H100), where it had "
-          "fallen to +/-50%. B200 without SimuMax keeps the Blackwell fit of the Megatron-Bridge rows but "
-          "takes H100's band, and the shape spans that widen a band far outside them include the family's "
-          "own rows: the measure is not yet all out of sample. Then 94% (n = 264), held-out rows 88% "
-          "(2026-12-02).",
-          "- A framework without a band of its own on an accelerator (nine runs or more) takes the "
-          "accelerator's band as it is, no longer widened by that framework's spread on every other "
-          "accelerator: the accelerator's band is already what a source never measured there can expect "
-          "(every family's offset is in its errors, each predicted by a calibration refitted without it, "
-          "the frameworks that one source alone ran with their constants unfitted), and the widening "
-          "added those offsets a second time. Coverage of sources never seen went from 94% to 81% (n = "
-          "264; one vote a family, 92% to 81%), the median band of those rows from 1.98x to 1.55x wide "
-          "(high over low throughput); held-out rows 88%, unchanged (their groups have runs). The model's "
-          "figures did not move. The families the model misses as a whole fall outside more often: "
-          "NeMo/Megatron-Bridge 26 of 50 inside (left out, its rows come out 14% slow on average), "
-          "SimuMax 19 of 27 (15% slow), NeMo Megatron on Neuron 7 of 11, torchtitan 8 of 13; MosaicML "
-          "108 of 113 (2026-12-03).",
-          "- The 1F1B pipeline's bubble is the fill and drain through the other stages, (p - 1) / v times a "
-          "stage of layers alone, not of the busiest stage: that one (the last, with the output layer and "
-          "loss) runs every micro-batch, and the first micro-batch's forward and the last one's backward "
-          "pass once through each of the others (Narayanan et al. 2021, Section 2.2, for equal stages). A "
-          "128K vocabulary on a stage of a few layers weighs: SimuMax's Llama tp1/pp2 rows, 9-11% slow at "
-          "every micro-batch count, moved 1-4 points towards their measurement before the refit, its "
-          "DeepSeek-V3 pp2 row of four micro-batches from +5% to +12%. Out of sample a wash: "
-          "leave-one-source-out 17.5% -> 17.7% (MLPerf 3.4% -> 4.7% on its 8 rows, SimuMax 15.9% -> 16.3%; "
-          "MosaicML 8.7% -> 8.5%, NeMo/Megatron-Bridge 18.0% -> 17.9%), held-out 8.9% -> 8.8%, in sample "
-          "8.1% either way (p90 16.8% -> 17.4%); kept as the schedule's arithmetic (2026-12-03).",
-          "- A GEMM whose operands are narrower than the activations converts its inputs first, as FP8 "
-          "recipes already did: Neuron's auto-cast (neuronx-cc --auto-cast matmult, its default) reads each "
-          "FP32 input of the QKV, output-projection and FFN GEMMs and writes a BF16 copy, 1.5 FP32-sized "
-          "elements of HBM traffic. The two FP32 BERT-Large rows on Trainium1 went from +47% and +20% to "
-          "+35% and +11% (measured 1.8x slower than BF16 on the same layout and release; predicted 1.3x); "
-          "PyTorch Neuron left out 40.1% -> 36.2%, leave-one-source-out 17.7% -> 17.3%, in sample 8.1% -> "
-          "8.0% (p90 17.4% -> 16.3%), held-out 8.8% either way; no fitted constant moved and no other row "
-          "(2026-12-03).",
-          "- Blackwell's tensor units run no faster than the chip's power sustains for dense GEMMs: power over "
-          "the energy of their FLOPs at the peak's clock, in proportion to the operand width (the power cap "
-          "of the energy roofline, Choi et al. 2013; core/estimate.hpp, tensor_clock_fraction). The energy is "
-          "set, not fitted: GB300's 1,400 W over its 2,500 TFLOP/s BF16 peak (0.56 pJ a 16-bit FLOP), the "
-          "family's highest-power part taken to hold its clock exactly, one energy a FLOP assumed for Blackwell "
-          "and Blackwell Ultra. So GB200 "
-          "(1,200 W) runs dense BF16 and FP8 GEMMs at 86% of its clock, B300 (1,100 W) at 87%, B200 (1,000 "
-          "W) at 79%, and Blackwell Ultra's FP4, 1.5x GB200's peak, at 67% on GB300 (the "
-          "measured FP4 over FP8 gain is the same 1.35-1.38x on both). The 17 FP8 configurations published "
-          "on both GB300 and GB200 measure GB300 1.09-1.28x as fast, where the printed peaks are equal. "
-          "Fitted freely the energy trades with the GEMM efficiencies: with them it ran them to their bounds "
-          "(FP8 at 95% of peak, 0.79 pJ), so it is set. The Blackwell BF16 and FP8 efficiencies went from "
-          "0.41 and 0.60 to 0.52 and 0.66 of peak (B200's BF16 GEMMs at 0.41 of peak either way), its "
-          "attention from 0.41 and 0.42 to 0.54, H100's FlashAttention-3-class attention from 0.58 to 0.60. "
-          "Leave-one-source-out 17.3% -> 16.0% (SimuMax 16.3% -> 7.5%, NeMo/Megatron-Bridge 17.9% -> "
-          "13.6%, torchtitan 17.2% -> 16.3%; MLPerf 4.7% -> 6.4% on its 8 rows), held-out 8.8% -> 8.7% "
-          "(p90 15.3% -> 16.5%), in sample 8.0% -> 7.8% (p90 16.3% -> 15.9%; GB300 8.6% -> 7.4%, its p90 "
-          "16.3% -> 20.3%; GB200 6.4% -> 6.6%), band "
-          "coverage of sources never seen 81% -> 84% (2026-12-03).",
-          "- Unfused attention on Trainium keeps its scores on chip where one head's fit: neuronx-cc places a "
-          "graph's tensors in the NeuronCore's software-managed SBUF (`sram_mib`, per chip: 48 MiB on "
-          "Trainium1, 24 a core; 224 and 256 on Trainium2 and Trainium3; AWS Neuron docs), taken here to hold one head's "
-          "score matrix for one sequence where it fits the rank's share: on Trainium1 up to about 3,500 "
-          "tokens in BF16, on a Trainium2 logical core (two cores, 56 MiB) about 5,400; a layer the backward "
-          "does not recompute still stores its softmax output, written once and read once (core/estimate.cpp, "
-          "attention_kernel). NeMo Megatron on Neuron runs no fused attention kernel, as the Megatron-LM "
-          "reference it grew from (its rows, SDK 2.13-2.18, taken to predate the NKI flash-attention "
-          "kernels; recalled): its Llama 2 rows at 4,096 tokens spill, its GPT-3 rows at 2,048 do not, the "
-          "split its rows show (examined and not adopted on 2026-12-02 with every score through HBM, below). "
-          "A fused attention kernel reaches no more of the peak than its group's large GEMMs "
-          "(scripts/calibrate.py, attention_within_gemms): fitted without that bound, Trainium1's ran to 0.75 "
-          "of peak beside GEMMs at 0.39. Trainium1 refit: large GEMMs 0.42 -> 0.40 of peak, attention 0.23 "
-          "-> 0.40 (on the new bound, as Blackwell's, 0.54 -> 0.52; Trainium2's derived attention 0.24 -> "
-          "0.43). The port's Llama 2 7B rows went from +71%..+73% to +34%..+36%, its Llama 2 13B rows on "
-          "32 nodes from +41%..+42% to +13%..+14% (the two whose 16-node count the notes call suspect from "
-          "-30%..-31% to -44%..-45%), its GPT-3 rows from -16%..0% to -19%..-4%, the Megatron-LM "
-          "reference's (no score traffic at 2,048 tokens now) from -20%..+1% to -16%..+6%; PyTorch Neuron's "
-          "within 1.6 points. Leave-one-source-out 16.0% -> 14.0% (NeMo Megatron on Neuron 31.7% -> 22.9%, "
-          "Megatron-LM on Neuron 23.8% -> 15.8%, NeuronX Distributed 11.0% -> 9.9%, PyTorch Neuron 36.2% -> "
-          "34.1%; NeMo/Megatron-Bridge 13.6% -> 13.8%), held-out 8.7% -> 8.9% (p90 16.5% -> 17.5%: the "
-          "port's GPT-3 46B rows and BERT-Large at 512 tokens), in sample 7.8% -> 7.5% (p90 15.9% -> 15.8%; "
-          "Trainium1 17.3% -> 15.6%), band coverage of sources never seen 84% either way (2026-12-03)."]
+            "Mechanisms that replaced fitted factors (each changes structure; the fit then refits only "
+            "bounded physical constants):", ""] + [e.format_map(live) for e in history_entries()]
 
 
 def ratio_range(values):
@@ -1062,7 +781,7 @@ def main():
          "`tests/accuracy_loso.sh` enforces the targets of `TARGETS` in the script and "
          "`tests/test_accuracy.cpp` the in-sample ones.", ""]
     L += summary_lines(all_rows, fig, lo)
-    L += what_moved(all_rows, fig)
+    L += what_moved(all_rows)
     L += not_met(all_rows, lo, fig)
     L += bounded_constants()
     L += ["", "## The band", "",
