@@ -355,7 +355,7 @@ def trainium_section(rows):
 # rows 87%).
 COVERAGE_GOAL = (0.75, 0.85)
 TARGETS = {"mae": ("<=", 0.085), "p90": ("<=", 0.17), "heldout_mae": ("<=", 0.095),
-           "loso_mean": ("<=", 0.15), "loso_worst": ("<=", 0.35),
+           "loso_mean": ("<=", 0.145), "loso_worst": ("<=", 0.335),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", COVERAGE_GOAL)}
 
 

@@ -251,6 +251,29 @@ TEST(Estimate, PowerBoundsTheTensorClock) {
   EXPECT_EQ(problem->field, "accelerator.power_w");
 }
 
+// An FP4 recipe leaves attention in BF16 (Transformer Engine), at BF16's own power-bound clock,
+// not FP4's. At 0.6 pJ a BF16 FLOP on 700 W, dense BF16 GEMMs draw 594 W (free) and an FP4 peak six
+// times BF16's draws 891 W (bound): the FP4 run's attention takes exactly as long as a BF16 run's
+// while its GEMMs slow. At 1 pJ BF16 binds too (700 / 989.4 of the clock), and the FP4 run's
+// attention slows by that much.
+TEST(Estimate, AnFp4RecipesAttentionRunsAtTheBf16Clock) {
+  Scenario s = h100_scenario();
+  s.accelerator.power_w = 700;
+  s.accelerator.peak_tflops[static_cast<int>(Precision::fp4)] = 6 * 989.4;
+  s.accelerator.cal.gemm_energy_pj_per_flop = 0.6;
+  const Estimate bf16 = estimate(s);
+  s.precision = Precision::fp4;
+  ASSERT_FALSE(check_plan(s));
+  ASSERT_EQ(tensor_clock_fraction(s, Precision::bf16), 1.0);
+  ASSERT_NEAR(tensor_clock_fraction(s, Precision::fp4), 700 / (0.6 * 6 * 989.4 / 4), 1e-12);
+  const Estimate free = estimate(s);
+  ASSERT_GT(breakdown_of(free, "attention"), 0);
+  EXPECT_DOUBLE_EQ(breakdown_of(free, "attention"), breakdown_of(bf16, "attention"));
+  s.accelerator.cal.gemm_energy_pj_per_flop = 1.0;
+  const Estimate bound = estimate(s);
+  EXPECT_NEAR(breakdown_of(bound, "attention") / breakdown_of(free, "attention"), 989.4 / 700, 1e-9);
+}
+
 // Tile and wave quantization, worked by hand on 4 units with 128 x 256 tiles and K = 256 (too
 // short to split): a 256 x 512 output is 4 tiles, one full wave; 256 x 640 is 6 tiles (or 5
 // turned 256 x 128), two waves of 4 slots of 32,768 elements for 163,840 useful: 0.625. Two
