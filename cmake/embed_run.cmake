@@ -8,9 +8,10 @@ foreach(f ${FILES})
   # page.
   string(REGEX REPLACE "\n[ ]+" "\n" content "${content}")
   # A file's "about" text says what its fields mean to a reader of the file; no program shows it,
-  # and it would be some 2.5 KB of the page gzipped. Its line is dropped (one line: a JSON string
-  # holds no raw newline) where a comma follows it, as after every key but an object's last.
-  string(REGEX REPLACE "\n\"about\": \"[^\n]*\",\n" "\n" content "${content}")
+  # and it would be some 2 KB of the page gzipped. Its line is emptied (one line: a JSON string
+  # holds no raw newline) where a comma follows it, as after every key but an object's last; the
+  # line itself stays, so that messages keep their line numbers.
+  string(REGEX REPLACE "\n\"about\": \"[^\n]*\",\n" "\n\n" content "${content}")
   file(RELATIVE_PATH rel ${ROOT} ${f})
   string(FIND "${content}" ")tcjson\"" clash)
   if(NOT clash EQUAL -1)

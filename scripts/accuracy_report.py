@@ -349,7 +349,7 @@ def trainium_section(rows):
 # band). The leave-one-source-out refits start from scratch, so each family's figure owes nothing to
 # its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
 # swings with the start and the other families' rows. The ceilings hold today's figures with a
-# margin of about a point (2026-12-03: leave-one-source-out 14.0%, worst family 34.1%, held-out 8.9%,
+# margin of about a point (2026-12-03: leave-one-source-out 13.8%, worst family 32.2%, held-out 8.9%,
 # in sample 7.5%, p90 15.8%).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-03: 84%; held-out
 # rows 87%).
@@ -506,16 +506,16 @@ LIVE_ERRORS = {
 
 
 def history_entries(path=HISTORY):
-    """The entries of the history file: each starts with "- ", its wrapped lines joined by one space;
-    the paragraph before the first entry says how the file is read."""
+    """The entries of the history file: each starts with "- " at the start of a line, its wrapped
+    (indented) lines joined by one space; the paragraph before the first entry says how the file is
+    read."""
     entries = []
     with open(path) as f:
         for line in f:
-            line = line.strip()
             if line.startswith("- "):
-                entries.append(line)
-            elif line and entries:
-                entries[-1] += " " + line
+                entries.append(line.strip())
+            elif line.strip() and entries:
+                entries[-1] += " " + line.strip()
     return entries
 
 

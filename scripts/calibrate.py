@@ -123,10 +123,9 @@ WHY = {"tp_overlap": ". Mechanism: Megatron-Core overlaps tensor-parallel collec
                                    "and parameter all-gather run hidden (--overlap-grad-reduce; Li et al. 2020 "
                                    "for the bucketing scheme); NCCL's kernels share the SMs and the links with "
                                    "the compute they overlap",
-       ("pytorch-xla-neuron", "dp_overlap"): ". Mechanism: the share of the backward that hides the "
-                                             "gradient all-reduce; torch-xla's xm.optimizer_step issues it "
-                                             "after the backward, in the step's graph (recalled), so its "
-                                             "prior is 0"}
+       ("neuron", "dp_overlap"): ". Mechanism: the share of the backward that hides the gradient "
+                                 "reduction: a compiled step's graph holds both, and Trainium runs "
+                                 "collectives beside its compute engines (recalled)"}
 
 # An accelerator group without rows (leave-one-source-out) takes the fit of its closest relative
 # with rows (the same vendor's previous or next generation), else the mean of the fitted groups.
@@ -145,12 +144,18 @@ FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0
               "deepspeed-zero3": [("dp_overlap", 0.0, 0.95, 0.85)],
               "neuronx-distributed": [("dp_overlap", 0.0, 0.95, 0.2)],
               "neuron-nemo-megatron": [("dp_overlap", 0.0, 0.95, 0.2), ("elementwise_kernels_per_layer", 2, 40, 8)],
-              # Priors of the Hugging Face Trainer on torch-xla: it all-reduces the gradients after the
-              # backward (xm.optimizer_step, in the step's graph; recalled), so nothing hides them; and
-              # Hugging Face's BertLayer runs 12 separate elementwise ops forward in eager PyTorch
-              # (modeling_bert.py, recalled: scale, mask add, softmax, dropout, the context's permute
-              # copy, two dropouts, two residual adds, two LayerNorms, GELU; ViTLayer 11).
-              "pytorch-xla-neuron": [("dp_overlap", 0.0, 0.95, 0.0), ("elementwise_kernels_per_layer", 2, 40, 12)]}
+              # The Hugging Face Trainer's prior kernel count is its model code's: BertLayer runs 12
+              # separate elementwise ops forward in eager PyTorch (modeling_bert.py, recalled: scale,
+              # mask add, softmax, dropout, the context's permute copy, two dropouts, two residual
+              # adds, two LayerNorms, GELU; ViTLayer 11).
+              "pytorch-xla-neuron": [("dp_overlap", 0.0, 0.95, 0.2), ("elementwise_kernels_per_layer", 2, 40, 12)]}
+
+
+def why(fw, key):
+    """The mechanism named beside a fitted constant: the profile's own, else its platform's (a
+    profile that runs on Neuron alone), else the constant's."""
+    platform = "neuron" if fw.get("runs_on") == ["neuron"] else None
+    return WHY.get((fw["id"], key), WHY.get((platform, key), WHY.get(key, "")))
 
 
 def run(cli, docs, csv_path):
@@ -366,7 +371,7 @@ def main():
                     fw["sources"].append(note)
                 note["cite"] = (f"scripts/calibrate.py on the {r['rows']} published runs using {fw['id']} in "
                                 f"tests/data/published_runs.csv (MAE {100 * r['mae']:.1f}%)"
-                                + "; see docs/accuracy.md" + WHY.get((fw["id"], key), WHY.get(key, "")))
+                                + "; see docs/accuracy.md" + why(fw, key))
                 note["date"] = TODAY
         for name, doc in docs.items():
             with open(os.path.join(ROOT, "presets", name + ".json"), "w") as f:

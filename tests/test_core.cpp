@@ -259,6 +259,7 @@ TEST(Estimate, PowerBoundsTheTensorClock) {
 TEST(Estimate, AnFp4RecipesAttentionRunsAtTheBf16Clock) {
   Scenario s = h100_scenario();
   s.accelerator.power_w = 700;
+  s.accelerator.exp_tera_per_s = 0;  // no softmax term: it runs at the power cap's clock, not the tensor clock
   s.accelerator.peak_tflops[static_cast<int>(Precision::fp4)] = 6 * 989.4;
   s.accelerator.cal.gemm_energy_pj_per_flop = 0.6;
   const Estimate bf16 = estimate(s);
@@ -269,6 +270,8 @@ TEST(Estimate, AnFp4RecipesAttentionRunsAtTheBf16Clock) {
   const Estimate free = estimate(s);
   ASSERT_GT(breakdown_of(free, "attention"), 0);
   EXPECT_DOUBLE_EQ(breakdown_of(free, "attention"), breakdown_of(bf16, "attention"));
+  s.accelerator.cal.gemm_energy_pj_per_flop = 0;
+  EXPECT_GT(breakdown_of(free, "matmul"), breakdown_of(estimate(s), "matmul"));
   s.accelerator.cal.gemm_energy_pj_per_flop = 1.0;
   const Estimate bound = estimate(s);
   EXPECT_NEAR(breakdown_of(bound, "attention") / breakdown_of(free, "attention"), 989.4 / 700, 1e-9);
