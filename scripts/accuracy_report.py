@@ -502,7 +502,16 @@ LIVE_ERRORS = {
     "mbridge_25_11_b200_deepseek": (lambda r: r["id"] == "MBRIDGE-25.11-B200-3", " to "),
     "mbridge_26_qwen3_30b": (lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], ".."),
     "trn1_mlm_256_chips": (lambda r: r["id"] in ("TRN1-MLM-G67-e", "TRN1-MLM-G67-f", "TRN1-MLM-G67-h"), ".."),
+    "torchao_rowwise_llama3_8b": (lambda r: "Llama3-8B" in r["id"] and "fp8rw" in r["id"], " to "),
+    "nvfp4": (lambda r: "NVFP4" in r["id"], " to "),
+    "gpt_oss_gb200_gb300_26": (lambda r: "GPT-OSS" in r["id"] and r["accelerator"] in ("gb200", "gb300")
+                               and not r["id"].startswith("MBRIDGE-25.11"), " to "),
 }
+NOT_MODELLED = os.path.join(ROOT, "scripts/accuracy_not_modelled.md")
+
+
+def live_errors(all_rows):
+    return {name: error_range(all_rows, keep, sep) for name, (keep, sep) in LIVE_ERRORS.items()}
 
 
 def history_entries(path=HISTORY):
@@ -519,10 +528,18 @@ def history_entries(path=HISTORY):
     return entries
 
 
+def not_modelled(all_rows):
+    """What the model is known to miss and what was tried and not kept
+    (scripts/accuracy_not_modelled.md: one paragraph after its header), today's figures filled in."""
+    with open(NOT_MODELLED) as f:
+        text = " ".join(f.read().split("\n\n", 1)[1].split())
+    return text.format_map(live_errors(all_rows))
+
+
 def what_moved(all_rows):
     """The mechanisms that replaced fitted factors, each with the figures it moved
     (scripts/accuracy_history.md), the figures it quotes as today's filled in from the rows."""
-    live = {name: error_range(all_rows, keep, sep) for name, (keep, sep) in LIVE_ERRORS.items()}
+    live = live_errors(all_rows)
     return ["", "## What moved, and what is not met", "",
             "Mechanisms that replaced fitted factors (each changes structure; the fit then refits only "
             "bounded physical constants):", ""] + [e.format_map(live) for e in history_entries()]
@@ -684,68 +701,7 @@ def not_met(all_rows, lo, fig):
     return ["", "Goals of the accuracy issue not met yet: leave-one-source-out mean <= 8% and every family <= 12% "
           "(above: " + ", ".join(f"{f} {100 * v['mae']:.1f}%" for f, v in sorted(lo.items(), key=lambda t: -t[1]["mae"])
                                  if v["mae"] > 0.12) + "), in-sample MAE <= 5% "
-          "and p90 <= 12%, every accelerator with five rows or more <= 8%" + coverage + ". Known and not modelled: torchao's rowwise-scaled FP8 "
-          "(measured slower than BF16 on Llama 3 8B, predicted faster: "
-          + error_range(all_rows, lambda r: "Llama3-8B" in r["id"] and "fp8rw" in r["id"]) + "; the extra casts "
-          "rowwise scaling needs, a second, column-wise copy of each GEMM input and output gradient for the "
-          "weight gradient, and the tensor-parallel input gathered in BF16 and cast whole, come to about 10% of "
-          "that step by a count of their HBM traffic, against the 35% measured: the rest would be the kernels' "
-          "own speed, which no source read here gives), torchtitan's async tensor "
-          "parallelism (above), the rest of Megatron-Bridge 25.11's MoE slowness (measured 1.7x slower "
-          "than 26.06 on the same layout; one kernel cost per expert GEMM, above, closes about half of it "
-          "for the rows with 16-32 experts a GPU, below), NVFP4 (the two FP4 rows: "
-          + error_range(all_rows, lambda r: "NVFP4" in r["id"]) + "; the "
-          "measured FP4/FP8 gain is 1.35-1.38x on both GB200 and GB300 against 2x in the peaks (GB300's FP4 "
-          "peak, 1.5x GB200's, draws 1.5x the power and is held to GB200's FP4 rate a watt, above), as if "
-          "some 15% of the layers' GEMMs stayed in BF16, which NVFP4 recipes are recalled to do; not "
-          "modelled without the recipe checked), Megatron's recompute modules (a row's "
-          "recompute_modules=[mla_up_proj] or [layernorm, moe_act] is timed as selective recompute of the "
-          "attention core), and GPT-OSS, over-predicted on GB200/GB300 by "
-          + error_range(all_rows, lambda r: "GPT-OSS" in r["id"] and r["accelerator"] in ("gb200", "gb300")
-                        and not r["id"].startswith("MBRIDGE-25.11"))
-          + " (Megatron-Bridge 26.x) for a reason not found. "
-          "Tried and not kept: elementwise kernels whose launches overlap their memory traffic (the slower "
-          "of the two a layer, as asynchronously launched kernels would run, instead of their sum; "
-          "leave-one-source-out 14.9% -> 15.8%, held-out 10.5% -> 11.5%, torchtitan left out 14.9% -> 17.9%, "
-          "PyTorch Neuron 36.6% -> 38.8%: the fixed per-kernel cost the fit finds is not hidden by long "
-          "kernels), expert-parallel overlap without a pipeline (Megatron-Bridge 25.09 on; it "
-          "moved leave-one-source-out from 16.4% to 17.6%, and again, with the output layer in BF16, from "
-          "15.0% to 15.8%, held-out 10.5% -> 11.3%), a separate calibration for Blackwell Ultra "
-          "(no out-of-sample gain), separate calibrations for HGX (B200, B300) and NVL72 (GB200, GB300) "
-          "Blackwell (leave-one-source-out 16.3% -> 18.9%: SimuMax's HGX rows left out to 39%), a host "
-          "dispatch cost per launched kernel fitted per framework beside the GPU's own (0-20 us: eager "
-          "PyTorch against CUDA graphs; leave-one-source-out 15.0% -> 15.0%, held-out 10.5% -> 10.4% for "
-          "four more constants, Megatron-LM's on its 20 us bound and FSDP's kernel count still on its 150), "
-          "one calibration for both A100s (one die; leave-one-source-out 15.0% -> 14.9%, held-out 10.5% -> "
-          "10.4%, five constants fewer, but then no family left out empties an accelerator's group, and "
-          "the band of an accelerator without runs, Trainium2's and H200's, loses the one measurement of "
-          "what predicting a chip from its relative's fit costs, and falls back to a guess as wide again), NeMo Megatron "
-          "on Neuron without a fused attention kernel, as its Megatron-LM parent ran (leave-one-source-out "
-          "15.0% -> 14.2%: NeMo on Neuron left out 31.7% -> 24.8%, its Llama 2 rows at 4,096 tokens from "
-          "+70% to +40%, NeuronX Distributed 11.0% -> 7.3%, Megatron-LM on Neuron 19.9% -> 22.7%; held-out "
-          "10.5% -> 10.6%; tried again before the per-expert launches above: 14.9% -> 14.1%, held-out 10.3% -> 10.5%, in "
-          "sample 8.4% -> 8.1%, the same families moved alike): the score matrix through HBM weighs four "
-          "times as much against a Llama 2 7B layer at 4,096 tokens as against a GPT-3 23B layer at 2,048, "
-          "the pattern the rows show, but it narrows the gap between the port's Llama and GPT rows from "
-          "about 80 points to 55, not to 0; which kernel the port ran is not in a source read here, and the "
-          "fit alone does not choose it (2026-12-02; adopted on 2026-12-03 with the scores kept on chip "
-          "where one head's fit, above); a GEMM tile's fixed work (prologue and epilogue) as "
-          "256 elements of the inner dimension, rate x K / (K + 256) on GPUs, which slows the narrow "
-          "tensor-parallel GEMMs that SimuMax's tp8 rows over-predict (leave-one-source-out 14.8% -> 15.0%: "
-          "SimuMax 5.7% -> 5.1%, MosaicML 7.8% -> 8.9%, MLPerf 3.5% -> 4.2%; held-out 10.2% either way, in "
-          "sample 8.3% -> 8.2%) (2026-12-02); fused attention held at 60% of peak or more (fitted: 42% on "
-          "Blackwell), so that on B200 and GB200 the exponentials, as fast as the tensor cores' share of a "
-          "score at full speed (FlashAttention-4's reading of Blackwell, recalled), set the attention's time "
-          "and Blackwell Ultra's doubled exponential rate shows: GB300 in sample 9.1% -> 8.5%, but B200 "
-          "8.7% -> 10.8%, SimuMax left out 5.1% -> 6.9%, held-out 8.6% -> 9.3%, leave-one-source-out "
-          "14.6% -> 14.8% (2026-12-02); a deduplicating dispatcher whose expert-parallel group spans "
-          "nodes sending a token over the network once to each node holding any of its experts, then "
-          "forwarding it over NVLink, the two stages overlapped (DeepSeek-V3, arXiv 2412.19437, Section "
-          "3.2.2; DeepEP's internode kernels): the one published run whose group spans nodes "
-          "(Megatron-Bridge 26.06, Qwen3-30B-A3B on two H100 nodes, ep 16) went from -11% to +66%, its "
-          "measured step leaving room for the copies to each rank crossing the network (as modelled), not "
-          "for one a node; nothing else moved, so DeepSeek-V3's node-limited routing (at most 4 nodes a "
-          "token), which bounds only the per-node copies, is not modelled either (2026-12-03).", "",
+          "and p90 <= 12%, every accelerator with five rows or more <= 8%" + coverage + ". " + not_modelled(all_rows), "",
           found_by_comparing_rows(all_rows), "",
           repeated_configurations(all_rows)]
 
