@@ -517,7 +517,7 @@ TEST(Estimate, DispatchOncePerRankSendsTheDistinctRanksOfADraw) {
     m.moe_experts = e;
     m.moe_top_k = k;
     EXPECT_NEAR(dispatch_copies(m, ep, true), distinct_ranks(e, k, ep), 1e-9) << e << " " << k << " " << ep;
-    EXPECT_DOUBLE_EQ(dispatch_copies(m, ep, false), std::min(k, ep));
+    EXPECT_DOUBLE_EQ(dispatch_copies(m, ep, false), k);  // per (token, expert) pair, ranks repeating
     EXPECT_LE(dispatch_copies(m, ep, true), std::min(k, ep) + 1e-12);
   }
   // Large cases against the closed form through log-gamma, up to the most experts a scenario may give.
@@ -673,6 +673,68 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
               2.0 * 32 * 4096 * (1024 + 4096 + 14336) * 256 * 8192, 1e-9 * e.hardware_flops_per_step);
   s.framework.selective = FrameworkProfile::Selective::attention;
   EXPECT_LT(estimate(s).step_time_s, e.step_time_s);
+}
+
+// Full recompute replays the forward of the transformer layers: 2 FLOPs a parameter and the
+// attention scores, not the output layer, which sits outside the checkpointed blocks.
+TEST(Estimate, FullRecomputeReplaysTheLayersNotTheOutputLayer) {
+  Scenario s = h100_scenario();
+  s.plan.recompute = Recompute::full;
+  const Estimate e = estimate(s);
+  const double scores = 2.0 * 32 * (4096 + 4096) * attended_keys(s.model);
+  const double tokens = 256.0 * 8192;
+  EXPECT_NEAR(e.hardware_flops_per_step - e.model_flops_per_step,
+              (2.0 * count_params(s.model).layers_active + scores) * tokens, 1e-9 * e.hardware_flops_per_step);
+  EXPECT_LT(e.hardware_flops_per_step - e.model_flops_per_step, e.model_flops_per_step / 3);
+}
+
+// LoRA skips the frozen weights' gradients, 2 FLOPs a parameter of every matmul (output layer
+// included), and adds the adapters' training; the attention core, with no weights, runs its whole
+// backward either way.
+TEST(Estimate, LoraCountsTheAttentionBackwardInFull) {
+  Scenario s = h100_scenario();
+  const double full = model_flops_per_token(s);
+  s.mode = TrainingMode::lora;
+  s.lora_rank = 16;
+  const double matmul = count_params(s.model).layers_active + 128256.0 * 4096;
+  EXPECT_NEAR(full - model_flops_per_token(s), 2 * matmul - 6 * lora_active_params(s.model, 16), 1e-9 * full);
+}
+
+// ZeRO-2 keeps no full gradient buffer: it reduce-scatters every micro-batch's gradients, where
+// ZeRO-1 accumulates and reduces once a step; with nothing hidden, each extra micro-batch adds one
+// reduce-scatter.
+TEST(Estimate, ZeroTwoReduceScattersEveryMicroBatch) {
+  Scenario s = h100_scenario();
+  s.framework.dp_overlap = 0;
+  s.instance.inter_node_gbps = 100;
+  auto extra = [&](long long global_batch) {
+    s.global_batch = global_batch;
+    s.plan.zero = 1;
+    const double z1 = breakdown_of(estimate(s), "dp_comm");
+    s.plan.zero = 2;
+    return breakdown_of(estimate(s), "dp_comm") - z1;
+  };
+  EXPECT_NEAR(extra(32), 0.0, 1e-12);  // one micro-batch a step
+  const double four = extra(128), eight = extra(256);
+  EXPECT_GT(four, 0.0);
+  EXPECT_NEAR(eight / four, 7.0 / 3.0, 1e-9);
+}
+
+// Ring attention's backward sends K and V around the ring again beside their gradients: over a
+// link so slow that the attention hides almost nothing, the exposed ring is three forward rings
+// (one forward, two backward) a layer and micro-batch, less the attention it overlaps.
+TEST(Estimate, ContextParallelBackwardMovesTwiceTheForwardBytes) {
+  Scenario s = h100_scenario();
+  s.plan.cp = 2;
+  s.plan.dp = 16;
+  s.plan.recompute = Recompute::none;
+  s.instance.intra = {"slow", 1, 0, 1.0};
+  const Estimate e = estimate(s);
+  // 4,096 tokens a rank, K and V 1,024 wide each, 2 bytes, cp 2: half the buffer moves.
+  const double ring_s = 0.5 * 4096.0 * 2048 * 2 * 2 / 1e9;
+  const double micro_batches = 256.0 / 16;
+  EXPECT_NEAR(breakdown_of(e, "cp_comm") + breakdown_of(e, "attention"), 3 * ring_s * 32 * micro_batches,
+              1e-9 * breakdown_of(e, "cp_comm"));
 }
 
 // Block recompute of k of a stage's n layers (Megatron's --recompute-num-layers): those keep only

@@ -297,7 +297,7 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     add(x.linear(tokens_per_expert, h, f / et, frozen, n_local, false, launches));
     add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
     add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
-    add(x.linear(T, m.moe_experts, h, frozen));
+    add(x.linear(pl.sequence_parallel ? T / t : T, m.moe_experts, h, frozen));  // the router, on a rank's tokens
   } else {
     add(x.linear(T, ffn_in, h, frozen));
     add(x.linear(T, h, f / t, frozen));
@@ -391,7 +391,7 @@ void layer_memory(const Ctx& x, LayerTimes& r) {
   // experts (permute: read h, write k h) and gathered back after them (read k h, write h).
   double kernels = x.sc.framework.elementwise_kernels_per_layer;
   if (m.moe_experts > 0) {
-    elems += 3.0 * m.moe_experts / t + 2.0 * (1.0 + m.moe_top_k) * h * rep;
+    elems += 3.0 * m.moe_experts * rep + 2.0 * (1.0 + m.moe_top_k) * h * rep;
     kernels += x.sc.framework.moe_kernels_per_layer;
   }
   // Each elementwise kernel also pays the per-kernel cost; backward launches twice as many.
@@ -417,13 +417,15 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
     r.tp_fwd = 2 * one;
     r.tp_bwd = 2 * one;
   }
-  // Context parallelism: K and V blocks travel the ring in forward, their gradients in backward;
-  // the ring overlaps the attention kernel (Liu et al. 2023, Ring Attention), so only the excess
-  // is exposed. cp ranks follow the tp ranks.
+  // Context parallelism: K and V blocks travel the ring in forward; in backward K and V travel
+  // again beside the accumulating dK and dV, twice the bytes. The ring overlaps the attention
+  // kernel (Liu et al. 2023, Ring Attention), so only the excess is exposed. cp ranks follow the
+  // tp ranks.
   if (pl.cp > 1) {
-    const double kv_bytes = 2.0 * T * (x.kv / t) * x.act_bytes * pl.cp;
+    const double v_width = value_width(m) / m.heads * m.kv_heads;  // narrower than K under MLA
+    const double kv_bytes = T * ((x.kv + v_width) / t) * x.act_bytes * pl.cp;
     const double ring = x.group_reduce_scatter_s(kv_bytes, pl.cp, pl.tp);
-    r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, ring - r.attention_bwd);
+    r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, 2.0 * ring - r.attention_bwd);
   }
   // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, forward and
   // backward (Lepikhin et al. 2021, GShard). Megatron-Core orders expert ranks expert-tp, then
@@ -646,7 +648,10 @@ AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl) {
 
 double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank) {
   const int k = m.moe_top_k, e = m.moe_experts;
-  if (!once_per_rank || ep <= 1 || e <= 0) return std::min(k, ep);
+  // Megatron-Core's alltoall dispatcher permutes one row per (token, expert) pair and sends each
+  // (routing_map.sum over experts): top_k copies, two experts on one rank included.
+  if (!once_per_rank) return k;
+  if (ep <= 1 || e <= 0) return std::min(k, ep);
   // C(E - g, k) / C(E, k) = C(E - k, g) / C(E, g) for g = E / ep experts a rank: a product over the
   // smaller of k and g, each factor at most 1 - max(k, g) / E, stopped once negligible (at most
   // about sqrt(41 E) factors).
@@ -858,8 +863,10 @@ double model_flops_per_token(const Scenario& s) {
   // Scores take the query/key width, context the value width (they differ under MLA).
   const double attention = 6.0 * m.layers * (attention_width(m) + value_width(m)) * attended_keys(m);
   if (s.mode == TrainingMode::lora) {
-    // Frozen weights: forward and activation gradients only; adapters train fully.
-    return 4.0 * matmul + (2.0 / 3.0) * attention + 6.0 * lora_active_params(m, s.lora_rank);
+    // Frozen weights: forward and activation gradients only; adapters train fully. The attention
+    // core has no weights to freeze: its backward (dQ, dK, dV) runs in full for the gradients to
+    // reach the adapters below it.
+    return 4.0 * matmul + attention + 6.0 * lora_active_params(m, s.lora_rank);
   }
   return 6.0 * matmul + attention;
 }
@@ -1062,6 +1069,13 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
     const double passes = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v);
     const double window = passes * bwd;
     dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
+    if (pl.zero == 2) {
+      // No full gradient buffer to accumulate into: every micro-batch's gradients are
+      // reduce-scattered during its own backward (Rajbhandari et al. 2020, Section 5.2; DeepSpeed
+      // stage 2, FSDP's SHARD_GRAD_OP), each exposing its excess over that backward or its last bucket.
+      const double rs = dp_collective(grad_bytes, dense_trainable, trainable_experts, false);
+      dp_exposed += (mbs - 1) * std::max(rs - overlap * bwd, rs * bucket);
+    }
     if (hide_gather) {
       const double fwd = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd);  // one micro-batch
       const double fwd_window = passes * fwd;
@@ -1114,15 +1128,19 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
   out.samples_per_s = static_cast<double>(s.global_batch) / step;
   out.tokens_per_s_per_chip = out.tokens_per_s / out.chips;
   out.model_flops_per_step = model_flops_per_token(s) * tokens_per_step;
-  // Hardware FLOPs add what recompute replays: a forward (a third of training work) for full,
-  // the attention scores for selective, every other matmul for per-op checkpointing.
+  // Hardware FLOPs add what recompute replays: the forward of the recomputed transformer layers
+  // for full (the output layer and the loss sit outside the checkpointed blocks), the attention
+  // scores for selective, every other matmul for per-op checkpointing. Unfused attention computes
+  // the whole score matrix, its masked part too, each time it runs.
   const double attention_fwd_per_key = 2.0 * m.layers * (attention_width(m) + value_width(m));
-  const double attention_fwd_per_token = attention_fwd_per_key * attended_keys(m);
+  const double keys_run = s.flash_attention ? attended_keys(m) : s_len;
+  const double attention_fwd_per_token = attention_fwd_per_key * keys_run;
+  const double adapters = s.mode == TrainingMode::lora ? lora_active_params(m, s.lora_rank) : 0.0;
+  const double layers_fwd_per_token = 2.0 * (count_params(m).layers_active + adapters) + attention_fwd_per_token;
   double replay = 0;
-  if (full_rc) replay = out.model_flops_per_step / 3.0 * recomputed_layers(s.plan, stage_layers) / stage_layers;
+  if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_layers(s.plan, stage_layers) / stage_layers;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
   if (sel_rc && every_other_matmul(s)) replay = 2.0 * m.layers * m.hidden * replayed_matmul_width(m) * tokens_per_step;
-  // Unfused attention computes the whole score matrix, its masked part too.
   const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_key * (s_len - attended_keys(m));
   out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;
   // Utilisation is of the peak the matrix math ran at (BF16 for an auto-cast FP32 job).

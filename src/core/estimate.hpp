@@ -53,8 +53,9 @@ struct AttentionKernel {
   bool scores_on_chip = false;
 };
 AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl);
-// Copies of a token the expert-parallel dispatcher sends: one per routed expert (at most ep in
-// all), or, with `once_per_rank`, one per rank holding any of its experts: with E experts in ep
+// Copies of a token the expert-parallel dispatcher sends: one per routed expert (top_k, two
+// experts on one rank sent twice), or, with `once_per_rank`, one per rank holding any of its
+// experts: with E experts in ep
 // equal groups and top_k drawn without repeats, a rank is missed with probability
 // C(E - E/ep, k) / C(E, k).
 double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank);

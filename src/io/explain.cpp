@@ -251,7 +251,8 @@ const TermModel kTermModels[] = {
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
                 "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
                 "(none when the tp group spans nodes)", ""},
-    {"cp_comm", "the K/V ring exposed beyond the attention kernel (Liu et al. 2023)", ""},
+    {"cp_comm", "the K/V ring exposed beyond the attention kernel, twice the bytes backward (K/V and dK/dV; "
+                "Liu et al. 2023)", ""},
     {"ep_comm", "dispatch and combine all-to-alls (a token's copy per routed expert, or, with "
                 "dispatch_once_per_rank, per rank holding any of them), forward and backward (Lepikhin "
                 "et al. 2021), minus the "
@@ -262,8 +263,8 @@ const TermModel kTermModels[] = {
                   "without the output layer (Narayanan et al. 2021, Section 2.2)", ""},
     {"dp_comm", "gradient all-reduce (ZeRO-1/2: reduce-scatter + parameter all-gather) less dp_overlap of the "
                 "backwards it can hide behind (with interleaving, each chunk's last), at least the last bucket "
-                "(Li et al. 2020); a gather overlapped with the next forward likewise; ZeRO-3 gathers behind the "
-                "previous layer (Zhao et al. 2023)", ""},
+                "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
+                "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023)", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
 };
 
