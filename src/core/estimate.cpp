@@ -513,8 +513,10 @@ EdgeTimes edge_times(const Ctx& x) {
     e.last_bwd = head.bwd;
     return e;
   }
-  // Vocabulary-parallel output layer and a cross-entropy reading its logits three times (softmax
-  // statistics, loss, gradient), upcast to FP32 unless a fused kernel reads the 16-bit ones. FP8
+  // Vocabulary-parallel output layer and a cross-entropy passing over its logits three times each
+  // way (forward: the upcast, the row max, the exponentials and their sum; backward: the softmax
+  // less the one-hot target read and written as the logits' gradient), upcast to FP32 unless a
+  // fused kernel reads the 16-bit ones. FP8
   // and FP4 recipes quantize the transformer layers only: Megatron-Core's output layer is a plain
   // ColumnParallelLinear outside Transformer Engine's autocast, and torchtitan's float8 conversion
   // skips the module named "output"; it runs in BF16.
