@@ -722,19 +722,65 @@ TEST(Estimate, ZeroTwoReduceScattersEveryMicroBatch) {
 
 // Ring attention's backward sends K and V around the ring again beside their gradients: over a
 // link so slow that the attention hides almost nothing, the exposed ring is three forward rings
-// (one forward, two backward) a layer and micro-batch, less the attention it overlaps.
+// (one forward, two backward) a layer and micro-batch, less the attention it overlaps. K and V
+// travel at their own widths: 1,024 each for Llama 3 8B's grouped-query heads; 32 x 192 and
+// 32 x 128 under latent attention.
 TEST(Estimate, ContextParallelBackwardMovesTwiceTheForwardBytes) {
   Scenario s = h100_scenario();
   s.plan.cp = 2;
   s.plan.dp = 16;
   s.plan.recompute = Recompute::none;
   s.instance.intra = {"slow", 1, 0, 1.0};
-  const Estimate e = estimate(s);
-  // 4,096 tokens a rank, K and V 1,024 wide each, 2 bytes, cp 2: half the buffer moves.
-  const double ring_s = 0.5 * 4096.0 * 2048 * 2 * 2 / 1e9;
+  auto exposed_and_hidden = [&] {
+    const Estimate e = estimate(s);
+    return breakdown_of(e, "cp_comm") + breakdown_of(e, "attention");
+  };
   const double micro_batches = 256.0 / 16;
-  EXPECT_NEAR(breakdown_of(e, "cp_comm") + breakdown_of(e, "attention"), 3 * ring_s * 32 * micro_batches,
-              1e-9 * breakdown_of(e, "cp_comm"));
+  // 4,096 tokens a rank, 2 bytes, cp 2: half the buffer moves.
+  auto rings_s = [&](double k_width, double v_width) {
+    return 3 * 0.5 * 4096.0 * (k_width + v_width) * 2 * 2 / 1e9 * 32 * micro_batches;
+  };
+  EXPECT_NEAR(exposed_and_hidden(), rings_s(1024, 1024), 1e-9 * rings_s(1024, 1024));
+  s.model.kv_heads = 32;
+  s.model.head_dim = 192;
+  s.model.v_head_dim = 128;
+  s.model.kv_lora_rank = 512;
+  s.model.qk_rope_head_dim = 64;
+  EXPECT_NEAR(exposed_and_hidden(), rings_s(32 * 192, 32 * 128), 1e-9 * rings_s(32 * 192, 32 * 128));
+}
+
+// Under sequence parallelism a mixture-of-experts layer's input is split over the tp ranks, so
+// each routes only its share of the tokens; the other GEMMs run on the gathered sequence either
+// way.
+TEST(Estimate, TheRouterRunsOnARanksShareOfTheSequence) {
+  for (const bool moe : {false, true}) {
+    Scenario s = moe ? h100_moe_scenario() : h100_scenario();
+    s.plan.tp = 4;
+    s.plan.dp = 8;
+    if (moe) s.plan.ep = 8;
+    s.plan.sequence_parallel = false;
+    ASSERT_FALSE(check_plan(s));
+    const double whole = breakdown_of(estimate(s), "matmul");
+    s.plan.sequence_parallel = true;
+    const double split = breakdown_of(estimate(s), "matmul");
+    if (moe) {
+      EXPECT_LT(split, whole);
+    } else {
+      EXPECT_DOUBLE_EQ(split, whole);
+    }
+  }
+}
+
+// Unfused attention computes the whole score matrix, its masked half too, in the pass and again
+// in its recompute: selective recompute replays all s keys a query, not the causal half.
+TEST(Estimate, UnfusedRecomputeReplaysTheWholeScoreMatrix) {
+  Scenario s = h100_scenario();
+  s.flash_attention = false;
+  const Estimate e = estimate(s);
+  const double per_key = 2.0 * 32 * (4096 + 4096), tokens = 256.0 * 8192;
+  const double masked = 8192 - attended_keys(s.model);
+  EXPECT_NEAR(e.hardware_flops_per_step - e.model_flops_per_step, per_key * tokens * (8192 + 3 * masked),
+              1e-9 * e.hardware_flops_per_step);
 }
 
 // Block recompute of k of a stage's n layers (Megatron's --recompute-num-layers): those keep only

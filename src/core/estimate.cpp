@@ -422,8 +422,10 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   // kernel (Liu et al. 2023, Ring Attention), so only the excess is exposed. cp ranks follow the
   // tp ranks.
   if (pl.cp > 1) {
-    const double v_width = value_width(m) / m.heads * m.kv_heads;  // narrower than K under MLA
-    const double kv_bytes = T * ((x.kv + v_width) / t) * x.act_bytes * pl.cp;
+    // A rank's K and V, each at least one head wide (replicated when tp exceeds the KV heads).
+    const double k_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+    const double v_local = std::max(kv_value_width(m) / t, kv_value_width(m) / m.kv_heads);
+    const double kv_bytes = T * (k_local + v_local) * x.act_bytes * pl.cp;
     const double ring = x.group_reduce_scatter_s(kv_bytes, pl.cp, pl.tp);
     r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, 2.0 * ring - r.attention_bwd);
   }
@@ -431,8 +433,9 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   // backward (Lepikhin et al. 2021, GShard). Megatron-Core orders expert ranks expert-tp, then
   // ep, then expert-dp (cp folds into the data-parallel side): ep ranks sit expert_tp apart.
   if (m.moe_experts > 0 && pl.ep > 1) {
-    // Under sequence parallelism each tp rank dispatches only its 1/tp of the tokens, and a token
-    // travels to at most top_k ranks, or to all ep ranks when they are fewer.
+    // Under sequence parallelism each tp rank dispatches only its 1/tp of the tokens; a token
+    // travels as top_k copies, or, with a deduplicating dispatcher, one to each rank holding any
+    // of its experts (dispatch_copies).
     const double tokens = pl.sequence_parallel ? T / t : T;
     const double bytes = tokens * dispatch_copies(m, pl.ep, x.sc.framework.dispatch_once_per_rank) * h * x.act_bytes;
     // Frameworks that overlap one micro-batch's all-to-all with another's compute hide a share.
@@ -516,10 +519,9 @@ EdgeTimes edge_times(const Ctx& x) {
   // Vocabulary-parallel output layer and a cross-entropy passing over its logits three times each
   // way (forward: the upcast, the row max, the exponentials and their sum; backward: the softmax
   // less the one-hot target read and written as the logits' gradient), upcast to FP32 unless a
-  // fused kernel reads the 16-bit ones. FP8
-  // and FP4 recipes quantize the transformer layers only: Megatron-Core's output layer is a plain
-  // ColumnParallelLinear outside Transformer Engine's autocast, and torchtitan's float8 conversion
-  // skips the module named "output"; it runs in BF16.
+  // fused kernel reads the 16-bit ones. FP8 and FP4 recipes quantize the transformer layers only:
+  // Megatron-Core's output layer is a plain ColumnParallelLinear outside Transformer Engine's
+  // autocast, and torchtitan's float8 conversion skips the module named "output"; it runs in BF16.
   const auto logits = x.linear(T, m.vocab / t, h, frozen, 1, true);
   const double loss = 3.0 * T * (m.vocab / t) * loss_logit_bytes(x.sc) / x.hbm_bytes_per_s;
   e.last_fwd = logits.fwd + loss;
@@ -863,7 +865,7 @@ double model_flops_per_token(const Scenario& s) {
   // Causal attention needs only the unmasked half of the score matrix (Megatron-Bridge's and
   // FlashAttention's FLOP counts halve it); counting the masked half would let MFU pass 1.
   // Scores take the query/key width, context the value width (they differ under MLA).
-  const double attention = 6.0 * m.layers * (attention_width(m) + value_width(m)) * attended_keys(m);
+  const double attention = 3.0 * attention_fwd_flops_per_key(m) * attended_keys(m);
   if (s.mode == TrainingMode::lora) {
     // Frozen weights: forward and activation gradients only; adapters train fully. The attention
     // core has no weights to freeze: its backward (dQ, dK, dV) runs in full for the gradients to
@@ -1054,9 +1056,8 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
     // bucket, exposes only the first bucket of it (Megatron-Core --overlap-param-gather: each
     // bucket's all-gather is waited for by the forward of the layers it holds).
     const bool hide_gather = s.framework.overlap_param_gather && pl.zero >= 1;
-    const double comm = (pl.zero == 0 ? dp_collective(grad_bytes, dense_trainable, trainable_experts, true)
-                                      : dp_collective(grad_bytes, dense_trainable, trainable_experts, false)) +
-                        (hide_gather ? 0.0 : gather);
+    const double reduce = dp_collective(grad_bytes, dense_trainable, trainable_experts, pl.zero == 0);
+    const double comm = reduce + (hide_gather ? 0.0 : gather);
     // Each model chunk's reduction starts when its last backward ends (Megatron-Core's per-chunk
     // grad_sync_func; the interleaved schedule of Narayanan et al. 2021, Section 2.2.2). Backward
     // runs the chunks in reverse, so chunk 0 (holding the first layers) finishes last: the other
@@ -1072,11 +1073,12 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
     const double window = passes * bwd;
     dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
     if (pl.zero == 2) {
-      // No full gradient buffer to accumulate into: every micro-batch's gradients are
-      // reduce-scattered during its own backward (Rajbhandari et al. 2020, Section 5.2; DeepSpeed
-      // stage 2, FSDP's SHARD_GRAD_OP), each exposing its excess over that backward or its last bucket.
-      const double rs = dp_collective(grad_bytes, dense_trainable, trainable_experts, false);
-      dp_exposed += (mbs - 1) * std::max(rs - overlap * bwd, rs * bucket);
+      // Gradients partitioned (Rajbhandari et al. 2020, Section 5.2) leave no full buffer to
+      // accumulate into: every micro-batch's are reduce-scattered during its own backward
+      // (DeepSpeed's engine: stage 2 communicates outside gradient-accumulation boundaries too;
+      // FSDP's SHARD_GRAD_OP outside no_sync), each exposing its excess over that backward or its
+      // last bucket.
+      dp_exposed += (mbs - 1) * std::max(reduce - overlap * bwd, reduce * bucket);
     }
     if (hide_gather) {
       const double fwd = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd);  // one micro-batch
@@ -1134,7 +1136,7 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
   // for full (the output layer and the loss sit outside the checkpointed blocks), the attention
   // scores for selective, every other matmul for per-op checkpointing. Unfused attention computes
   // the whole score matrix, its masked part too, each time it runs.
-  const double attention_fwd_per_key = 2.0 * m.layers * (attention_width(m) + value_width(m));
+  const double attention_fwd_per_key = attention_fwd_flops_per_key(m);
   const double keys_run = s.flash_attention ? attended_keys(m) : s_len;
   const double attention_fwd_per_token = attention_fwd_per_key * keys_run;
   const double adapters = s.mode == TrainingMode::lora ? lora_active_params(m, s.lora_rank) : 0.0;

@@ -23,6 +23,12 @@ bool is_mla(const ModelShape& m) { return m.kv_lora_rank > 0; }
 double value_width(const ModelShape& m) {
   return is_mla(m) ? static_cast<double>(m.heads) * m.v_head_dim : attention_width(m);
 }
+double kv_value_width(const ModelShape& m) {
+  return is_mla(m) ? static_cast<double>(m.kv_heads) * m.v_head_dim : kv_width(m);
+}
+double attention_fwd_flops_per_key(const ModelShape& m) {
+  return 2.0 * m.layers * (attention_width(m) + value_width(m));
+}
 
 namespace {
 double ffn_matrices(const ModelShape& m) { return m.gated_ffn ? 3.0 : 2.0; }

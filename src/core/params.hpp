@@ -28,6 +28,11 @@ int head_dim(const ModelShape& m);
 double attention_width(const ModelShape& m);
 // Width of K, and of V: kv_heads x head_dim (grouped-query attention, Ainslie et al. 2023).
 double kv_width(const ModelShape& m);
+// Width of V alone: kv_width, or kv_heads x v_head_dim with multi-head latent attention.
+double kv_value_width(const ModelShape& m);
+// Forward FLOPs of every layer's attention core for each key a query attends to: scores at the
+// query/key width, context at the value width (2 FLOPs a multiply-add).
+double attention_fwd_flops_per_key(const ModelShape& m);
 // Width of the attention's values and of the output projection's input: heads x v_head_dim with
 // multi-head latent attention, else attention_width.
 double value_width(const ModelShape& m);

@@ -151,7 +151,7 @@ Explanation explain_mfu(const Result& r, const Job& job, const PresetLibrary& li
   const Estimate& e = r.est;
   Explanation x{"MFU", percent(e.mfu),
                 "model FLOPs per step / (step time x chips x dense peak per chip); model FLOPs 6N + 12 l a d s "
-                "per token (Chowdhery et al. 2022, PaLM, Appendix B)",
+                "per token (Chowdhery et al. 2022, PaLM, Appendix B; LoRA: 4N + 6 N_adapter + 12 l a d s)",
                 {}, band_of(r, e.mfu, BandSide::speed, percent)};
   x.inputs.push_back({"model FLOPs per step", count(e.model_flops_per_step), model_source(lib, job)});
   x.inputs.push_back(step_time_input(r));
