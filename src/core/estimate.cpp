@@ -497,9 +497,9 @@ auto mean_over_layer_kinds(const Ctx& x, F f) {
 LayerTimes layer_times(const Ctx& x) { return mean_over_layer_kinds(x, one_layer_times); }
 
 // Work outside the transformer blocks: output layer and loss on the last stage, patch or
-// embedding work on the first; `_tp` their tensor-parallel collectives.
+// embedding work on the first.
 struct EdgeTimes {
-  double first_fwd = 0, first_bwd = 0, last_fwd = 0, last_bwd = 0, first_tp = 0, last_tp = 0;
+  double first_fwd = 0, first_bwd = 0, last_fwd = 0, last_bwd = 0;
 };
 EdgeTimes edge_times(const Ctx& x) {
   const ModelShape& m = x.m;
@@ -526,12 +526,6 @@ EdgeTimes edge_times(const Ctx& x) {
   const double loss = 3.0 * T * (m.vocab / t) * loss_logit_bytes(x.sc) / x.hbm_bytes_per_s;
   e.last_fwd = logits.fwd + loss;
   e.last_bwd = logits.bwd + loss;
-  // The vocabulary-parallel embedding sums its partial lookups over the tp ranks (an all-reduce
-  // forward; under sequence parallelism a reduce-scatter forward and an all-gather of its gradient
-  // backward), and the output layer's input gradient is summed likewise (an all-reduce backward;
-  // an all-gather forward and a reduce-scatter backward): one all-reduce's bytes each, b s h
-  // (Megatron-Core's embedding and output layer, outside Transformer Engine's overlapped linears).
-  if (x.pl.tp > 1) e.first_tp = e.last_tp = x.group_all_reduce_s(T * h * x.act_bytes, x.pl.tp, 1);
   return e;
 }
 
@@ -972,18 +966,10 @@ int largest_fitting_micro_batch(const Scenario& s) {
 
 namespace {
 
-// The busiest stage's work beside its layers, its compute and its tensor-parallel collectives: the
-// one stage's first and last parts without a pipeline, else the busier of the first stage (the
-// embedding, whose lookup costs nothing here, or a ViT's patch embedding) and the last (the output
-// layer and loss, or a ViT's head).
-struct EdgeShare {
-  double compute = 0, tp = 0;
-  double total() const { return compute + tp; }
-};
-EdgeShare busiest_edge(const EdgeTimes& E, int pp) {
-  const EdgeShare first{E.first_fwd + E.first_bwd, E.first_tp}, last{E.last_fwd + E.last_bwd, E.last_tp};
-  if (pp == 1) return {first.compute + last.compute, first.tp + last.tp};
-  return first.total() > last.total() ? first : last;
+// The busiest stage's work beside its layers: a decoder's output layer and loss (its first stage's
+// embedding lookup costs nothing here), or the larger of a ViT's patch embedding and head.
+double busiest_edge_s(const EdgeTimes& E) {
+  return std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
 }
 
 // One micro-batch on the busiest pipeline stage, term by term.
@@ -1000,11 +986,10 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   const bool full_rc = pl.recompute == Recompute::full;
   const bool sel_rc = pl.recompute == Recompute::selective;
   // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
-  const EdgeShare edge = busiest_edge(E, pl.pp);
-  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + edge.compute;
+  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + busiest_edge_s(E);
   const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
   const double mb_memory = n * (L.memory_fwd + L.memory_bwd);
-  const double mb_tp = n * (L.tp_fwd + L.tp_bwd) + edge.tp;
+  const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
   const double mb_cp = n * L.cp;
   const double mb_ep = n * (L.ep_fwd + L.ep_bwd);
   // Full recompute replays each layer's forward, collectives included; selective replays only
@@ -1218,7 +1203,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   // 1F1B: the busiest stage runs every micro-batch; the pipeline's fill and drain pass once through
   // each other stage, (p - 1) / v stage times (Narayanan et al. 2021, Section 2.2, for equal
   // stages). Those stages lack the output layer and loss that make the busiest one.
-  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge(E, pl.pp).total()) : 0.0;
+  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},

@@ -250,7 +250,7 @@ const TermModel kTermModels[] = {
                   "elementwise work (per-op checkpointing)", "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
                 "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
-                "(none when the tp group spans nodes); one more each for the embedding and the output layer", ""},
+                "(none when the tp group spans nodes)", ""},
     {"cp_comm", "the K/V ring exposed beyond the attention kernel, twice the bytes backward (K/V and dK/dV; "
                 "Liu et al. 2023)", ""},
     {"ep_comm", "dispatch and combine all-to-alls (a token's copy per routed expert, or, with "
