@@ -747,6 +747,13 @@ TEST(Estimate, ContextParallelBackwardMovesTwiceTheForwardBytes) {
   s.model.kv_lora_rank = 512;
   s.model.qk_rope_head_dim = 64;
   EXPECT_NEAR(exposed_and_hidden(), rings_s(32 * 192, 32 * 128), 1e-9 * rings_s(32 * 192, 32 * 128));
+  // Full recompute replays the forward, its ring's exposed part too: at most one ring of the three.
+  s.plan.recompute = Recompute::full;
+  const double slow = breakdown_of(estimate(s), "recompute");
+  s.instance.intra = {"NVSwitch", 450, 3, 0.8};
+  const double fast = breakdown_of(estimate(s), "recompute");
+  EXPECT_GT(slow, fast);
+  EXPECT_LT(slow - fast, rings_s(32 * 192, 32 * 128) / 3);
 }
 
 // Under sequence parallelism a mixture-of-experts layer's input is split over the tp ranks, so

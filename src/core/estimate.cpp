@@ -239,7 +239,7 @@ struct LayerTimes {
   double attention_fwd = 0, attention_bwd = 0;
   double memory_fwd = 0, memory_bwd = 0;
   double tp_fwd = 0, tp_bwd = 0;
-  double cp = 0, ep_fwd = 0, ep_bwd = 0;
+  double cp_fwd = 0, cp_bwd = 0, ep_fwd = 0, ep_bwd = 0;
 };
 
 // Multi-head latent attention's projections up to the output projection (DeepSeek-V3, arXiv
@@ -427,7 +427,8 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
     const double v_local = std::max(kv_value_width(m) / t, kv_value_width(m) / m.kv_heads);
     const double kv_bytes = T * (k_local + v_local) * x.act_bytes * pl.cp;
     const double ring = x.group_reduce_scatter_s(kv_bytes, pl.cp, pl.tp);
-    r.cp = std::max(0.0, ring - r.attention_fwd) + std::max(0.0, 2.0 * ring - r.attention_bwd);
+    r.cp_fwd = std::max(0.0, ring - r.attention_fwd);
+    r.cp_bwd = std::max(0.0, 2.0 * ring - r.attention_bwd);
   }
   // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, forward and
   // backward (Lepikhin et al. 2021, GShard). Megatron-Core orders expert ranks expert-tp, then
@@ -468,12 +469,12 @@ std::array<double, N> blend(const std::array<double, N>& a, double share_b, cons
   return r;
 }
 LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
-  static_assert(sizeof(LayerTimes) == 11 * sizeof(double), "blend every field of LayerTimes");
+  static_assert(sizeof(LayerTimes) == 12 * sizeof(double), "blend every field of LayerTimes");
   LayerTimes r;
   for (double LayerTimes::*f : {&LayerTimes::matmul_fwd, &LayerTimes::matmul_bwd, &LayerTimes::attention_fwd,
                                 &LayerTimes::attention_bwd, &LayerTimes::memory_fwd, &LayerTimes::memory_bwd,
-                                &LayerTimes::tp_fwd, &LayerTimes::tp_bwd, &LayerTimes::cp, &LayerTimes::ep_fwd,
-                                &LayerTimes::ep_bwd})
+                                &LayerTimes::tp_fwd, &LayerTimes::tp_bwd, &LayerTimes::cp_fwd, &LayerTimes::cp_bwd,
+                                &LayerTimes::ep_fwd, &LayerTimes::ep_bwd})
     r.*f = blend(a.*f, share_b, b.*f);
   return r;
 }
@@ -990,13 +991,14 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
   const double mb_memory = n * (L.memory_fwd + L.memory_bwd);
   const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
-  const double mb_cp = n * L.cp;
+  const double mb_cp = n * (L.cp_fwd + L.cp_bwd);
   const double mb_ep = n * (L.ep_fwd + L.ep_bwd);
   // Full recompute replays each layer's forward, collectives included; selective replays only
   // the attention core (Korthikanti et al. 2022, Section 5).
   double mb_recompute = 0;
   if (full_rc)
-    mb_recompute = recomputed_layers(pl, x.stage_layers) * (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.ep_fwd);
+    mb_recompute = recomputed_layers(pl, x.stage_layers) *
+                   (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.cp_fwd + L.ep_fwd);
   if (sel_rc) mb_recompute = n * L.attention_fwd;
   // Per-op checkpointing replays every other matmul and every elementwise op, not attention.
   if (sel_rc && every_other_matmul(s))
