@@ -55,9 +55,8 @@ struct AttentionKernel {
 AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl);
 // Copies of a token the expert-parallel dispatcher sends: one per routed expert (top_k, two
 // experts on one rank sent twice), or, with `once_per_rank`, one per rank holding any of its
-// experts: with E experts in ep
-// equal groups and top_k drawn without repeats, a rank is missed with probability
-// C(E - E/ep, k) / C(E, k).
+// experts: with E experts in ep equal groups and top_k drawn without repeats, a rank is missed
+// with probability C(E - E/ep, k) / C(E, k).
 double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank);
 int chips_of(const Scenario& s);
 // Sustained clock of a chip capped below its power, as a fraction of its clock at full power.
