@@ -841,27 +841,21 @@ TEST(Collectives, SingleRailCarriesTheWholeBufferAcrossNodes) {
               11.0 / 12 * 1e9 / 25e9 + 2 * 15e-6 + 2 * 7 * 3e-6, 1e-12);
 }
 
-double breakdown(const Estimate& e, const std::string& name) {
-  for (const auto& t : e.breakdown_s)
-    if (t.name == name) return t.value;
-  return -1;
-}
-
 TEST(Estimate, SingleRailFrameworkPaysTheNicShareForZero3) {
   Scenario s = h100_scenario();
   s.plan.zero = 3;
   s.framework.dp_overlap = 0;
-  const double all_nics = breakdown(estimate(s), "dp_comm");
+  const double all_nics = breakdown_of(estimate(s), "dp_comm");
   s.framework.dp_all_nics = false;
-  const double one_nic = breakdown(estimate(s), "dp_comm");
+  const double one_nic = breakdown_of(estimate(s), "dp_comm");
   // 8 ranks per node: the network part of every gather grows eightfold.
   EXPECT_GT(one_nic, 4 * all_nics);
   s.nodes = 1;
   s.plan.dp = 8;
   s.framework.dp_all_nics = true;
-  const double one_node = breakdown(estimate(s), "dp_comm");
+  const double one_node = breakdown_of(estimate(s), "dp_comm");
   s.framework.dp_all_nics = false;
-  EXPECT_DOUBLE_EQ(breakdown(estimate(s), "dp_comm"), one_node);  // no network, no difference
+  EXPECT_DOUBLE_EQ(breakdown_of(estimate(s), "dp_comm"), one_node);  // no network, no difference
 }
 
 Scenario moe_scenario(int ep) {
@@ -893,14 +887,14 @@ TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {
   Scenario s = moe_scenario(8);
   s.framework.dp_overlap = 0;
   s.framework.bucket_mib = 1e6;
-  const double ep8 = breakdown(estimate(s), "dp_comm");
+  const double ep8 = breakdown_of(estimate(s), "dp_comm");
   const double expert_bytes = 24.0 * 64 * count_params(s.model).expert / 8 * s.framework.grad_bytes;
   const Link inter{3200 / 8.0 * 1e9 * 0.7 / 8, 15e-6};
   EXPECT_GT(ep8, 7.0 / 8 * expert_bytes / inter.bytes_per_s);
   s = moe_scenario(64);
   s.framework.dp_overlap = 0;
   s.framework.bucket_mib = 1e6;
-  EXPECT_LT(breakdown(estimate(s), "dp_comm"), ep8 / 4);
+  EXPECT_LT(breakdown_of(estimate(s), "dp_comm"), ep8 / 4);
 }
 
 TEST(Estimate, EpOverlapHidesItsShareOfTheAllToAllInAPipeline) {
@@ -909,16 +903,16 @@ TEST(Estimate, EpOverlapHidesItsShareOfTheAllToAllInAPipeline) {
   Scenario s = moe_scenario(8);
   s.plan.pp = 2;
   s.plan.dp = 32;
-  const double plain = breakdown(estimate(s), "ep_comm");
+  const double plain = breakdown_of(estimate(s), "ep_comm");
   ASSERT_GT(plain, 0);
   s.framework.ep_overlap = 0.75;
   // 4 micro-batches on 2 stages: 3 of them in the steady state.
-  EXPECT_NEAR(breakdown(estimate(s), "ep_comm"), plain * (1 - 0.75 * 3 / 4), 1e-9 * plain);
+  EXPECT_NEAR(breakdown_of(estimate(s), "ep_comm"), plain * (1 - 0.75 * 3 / 4), 1e-9 * plain);
   s.plan.pp = 1;
   s.plan.dp = 64;
-  const double no_pipeline = breakdown(estimate(s), "ep_comm");
+  const double no_pipeline = breakdown_of(estimate(s), "ep_comm");
   s.framework.ep_overlap = 0;
-  EXPECT_DOUBLE_EQ(breakdown(estimate(s), "ep_comm"), no_pipeline);
+  EXPECT_DOUBLE_EQ(breakdown_of(estimate(s), "ep_comm"), no_pipeline);
 }
 
 TEST(Estimate, InterleavedChunksHideMoreOfTheGradientReduction) {
@@ -931,20 +925,20 @@ TEST(Estimate, InterleavedChunksHideMoreOfTheGradientReduction) {
   s.nodes = 16;
   s.plan = {1, 4, 8, 1, 1, 1, false, 1, 1, Recompute::selective};
   s.global_batch = 64;
-  const double plain = breakdown(estimate(s), "dp_comm");
+  const double plain = breakdown_of(estimate(s), "dp_comm");
   s.plan.vpp = 2;
-  const double interleaved = breakdown(estimate(s), "dp_comm");
+  const double interleaved = breakdown_of(estimate(s), "dp_comm");
   EXPECT_LT(interleaved, plain);
   EXPECT_GT(interleaved, 0);
   // When the reduction outlasts every window, the exposure drops by the window beyond one
   // backward: min(m, pp) (v-1)/v - 1 backwards, i.e. 1 for v = 2 and 2 for v = 4 (pp 4).
   s.instance.inter_node_gbps = 1;
   s.plan.vpp = 1;
-  const double v1 = breakdown(estimate(s), "dp_comm");
+  const double v1 = breakdown_of(estimate(s), "dp_comm");
   s.plan.vpp = 2;
-  const double v2 = breakdown(estimate(s), "dp_comm");
+  const double v2 = breakdown_of(estimate(s), "dp_comm");
   s.plan.vpp = 4;
-  const double v4 = breakdown(estimate(s), "dp_comm");
+  const double v4 = breakdown_of(estimate(s), "dp_comm");
   ASSERT_GT(v1 - v2, 0);
   EXPECT_NEAR(v1 - v4, 2 * (v1 - v2), 1e-9 * v1);
 }
@@ -965,7 +959,7 @@ TEST(Estimate, ExpertParallelismBeyondDpTakesTensorParallelRanks) {
   Scenario over_dp = s;  // the same 8 micro-batches per step, each GPU with its own tokens
   over_dp.plan = {1, 1, 8, 1, 8, 1, false, 1, 1, Recompute::selective};
   over_dp.global_batch = 64;
-  EXPECT_LT(breakdown(whole, "ep_comm"), breakdown(estimate(over_dp), "ep_comm"));
+  EXPECT_LT(breakdown_of(whole, "ep_comm"), breakdown_of(estimate(over_dp), "ep_comm"));
   // Expert ranks sit expert_tp apart: with cp 2 on 2 nodes, ep 4 (expert tp 4) spans no more
   // nodes than ep 8 (expert tp 2) and moves the same bytes.
   Scenario cp2 = moe_scenario(4);
@@ -973,10 +967,10 @@ TEST(Estimate, ExpertParallelismBeyondDpTakesTensorParallelRanks) {
   cp2.global_batch = 64;
   cp2.plan = {4, 1, 2, 2, 4, 1, true, 1, 1, Recompute::selective};
   ASSERT_FALSE(check_plan(cp2));
-  const double ep4 = breakdown(estimate(cp2), "ep_comm");
+  const double ep4 = breakdown_of(estimate(cp2), "ep_comm");
   cp2.plan.ep = 8;
   ASSERT_FALSE(check_plan(cp2));
-  EXPECT_LE(ep4, breakdown(estimate(cp2), "ep_comm"));
+  EXPECT_LE(ep4, breakdown_of(estimate(cp2), "ep_comm"));
   // ep neither dividing dp x cp nor a multiple of it has no expert layout: named, not guessed.
   s.nodes = 3;
   s.global_batch = 12;

@@ -100,6 +100,7 @@ struct Ctx {
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
   double kv = 0;                // K or V width: kv_heads x head_dim
+  double kv_local = 0;          // a rank's K or V width: at least one head (replicated when tp exceeds them)
   int etp = 1;                  // tensor-parallel degree of the expert layers
 
   explicit Ctx(const Scenario& scenario)
@@ -144,6 +145,7 @@ struct Ctx {
     on_chip.bytes_per_s = hbm_bytes_per_s / 2;  // a copy through on-chip memory reads and writes
     on_chip.latency_s = intra.latency_s / 2;
     kv = kv_width(m);
+    kv_local = std::max(kv / pl.tp, static_cast<double>(head_dim(m)));
     etp = expert_tp(pl);
   }
 
@@ -273,7 +275,7 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
   };
   // Megatron's column/row split (Shoeybi et al. 2019): QKV and FFN-in split outputs, O and
   // FFN-out split inputs over the tp ranks. KV heads are replicated when tp exceeds them.
-  const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+  const double kv_local = x.kv_local;
   const double q = attention_width(m);
   if (is_mla(m)) {
     mla_projections(x, r);
@@ -423,9 +425,8 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   // tp ranks.
   if (pl.cp > 1) {
     // A rank's K and V, each at least one head wide (replicated when tp exceeds the KV heads).
-    const double k_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
     const double v_local = std::max(kv_value_width(m) / t, kv_value_width(m) / m.kv_heads);
-    const double kv_bytes = T * (k_local + v_local) * x.act_bytes * pl.cp;
+    const double kv_bytes = T * (x.kv_local + v_local) * x.act_bytes * pl.cp;
     const double ring = x.group_reduce_scatter_s(kv_bytes, pl.cp, pl.tp);
     r.cp_fwd = std::max(0.0, ring - r.attention_fwd);
     r.cp_bwd = std::max(0.0, 2.0 * ring - r.attention_bwd);
@@ -571,7 +572,7 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double rep = (pl.sequence_parallel || pl.tp == 1) ? 1.0 / t : 1.0;
   const double mask = m.dropout ? 1.0 : 0.0;
   if (recompute == Recompute::full) return e * T * h * rep;  // only the layer input
-  const double kv_local = std::max(x.kv / t, static_cast<double>(head_dim(m)));
+  const double kv_local = x.kv_local;
   if (recompute == Recompute::selective && every_other_matmul(x.sc)) {
     // The block's input and what the policy keeps: the outputs of Q (1st matmul), V (3rd), the
     // attention kernel, the FFN's first matmul (5th) and, gated, its down projection (7th).
