@@ -124,22 +124,23 @@ TEST(Uncertainty, CoveredAcceleratorUsesItsOwnRuns) {
 TEST(Uncertainty, FrameworkNeverMeasuredOnTheAcceleratorTakesTheAcceleratorsBand) {
   // Modern Megatron was measured on H100 and Blackwell only: on an A100 its efficiency is carried
   // over, the band says so, and it is the A100's, which already holds what a source never measured
-  // there can expect (every family's offset, each predicted by a calibration that never saw it).
+  // there can expect (every family's offset, each predicted by a calibration that never saw it),
+  // for its class of model (a dense decoder here).
   const Uncertainty fsdp = band_on("a100-80gb", "fsdp");
   const Uncertainty u = band_on("a100-80gb", "megatron");
   EXPECT_TRUE(fsdp.note.empty()) << fsdp.note;
   EXPECT_NE(u.note.find("no published megatron runs on a100-80gb"), std::string::npos) << u.note;
-  EXPECT_EQ(u.basis.rfind("a100-80gb: ", 0), 0u) << u.basis;
+  EXPECT_EQ(u.basis.rfind("a100-80gb, dense models: ", 0), 0u) << u.basis;
   const Json& groups = builtin_band_table().doc["groups"];
   const auto g = std::find_if(groups.begin(), groups.end(), [](const Json& x) {
-    return x["accelerator"] == "a100-80gb" && x["framework"] == "";
+    return x["accelerator"] == "a100-80gb" && x["framework"] == "" && x.value("model_class", "") == "dense";
   });
   ASSERT_NE(g, groups.end());
   EXPECT_EQ(u.runs, (*g)["runs"].get<int>());
   EXPECT_DOUBLE_EQ(u.mean_abs_error, (*g)["mean_abs_error"].get<double>());
   EXPECT_DOUBLE_EQ(u.error_low, std::min(0.0, (*g)["error_p10"].get<double>()));
   EXPECT_DOUBLE_EQ(u.error_high, std::max(0.0, (*g)["error_p90"].get<double>()));
-  EXPECT_EQ(fsdp.basis.rfind("a100-80gb with fsdp: ", 0), 0u) << fsdp.basis;
+  EXPECT_EQ(fsdp.basis.rfind("a100-80gb with fsdp, dense models: ", 0), 0u) << fsdp.basis;
   // DeepSpeed ZeRO-3 has four runs on the A100 80 GB (Narayanan et al. 2021's baseline): too few
   // for a band of their own, and the note says how many.
   const Uncertainty zero3 = band_on("a100-80gb", "deepspeed-zero3");

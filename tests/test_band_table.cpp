@@ -21,7 +21,7 @@ using tc::io::Json;
 
 Json one_group_table() {
   return {{"schema", "traincalc.uncertainty/1"},
-          {"groups", Json::array({{{"accelerator", "h100-sxm"}, {"framework", ""}, {"runs", 12},
+          {"groups", Json::array({{{"accelerator", "h100-sxm"}, {"framework", ""}, {"model_class", ""}, {"runs", 12},
                                    {"mean_abs_error", 0.01}, {"error_p10", -0.02}, {"error_p90", 0.03}}})},
           {"relatives", {{"h200", "h100-sxm"}}},
           {"unseen", {{"from_relative", {{"runs", 4}, {"mean_abs_error", 0.1}, {"error_p10", -0.2},
@@ -29,9 +29,10 @@ Json one_group_table() {
           {"coverage", {{"chips", {8, 1024}}}}};
 }
 
-tc::io::Job job_on(const std::string& instance, int nodes) {
-  const Json doc = {{"model", "llama3.1-8b"}, {"instance", instance}, {"nodes", nodes},
-                    {"framework", "fsdp"}, {"training", {{"tokens", 1e12}}}};
+tc::io::Job job_on(const std::string& instance, int nodes, const std::string& model = "llama3.1-8b",
+                   const std::string& framework = "fsdp") {
+  const Json doc = {{"model", model}, {"instance", instance}, {"nodes", nodes},
+                    {"framework", framework}, {"training", {{"tokens", 1e12}}}};
   return tc::io::parse_job(doc, tc_test::lib(), "test");
 }
 
@@ -103,6 +104,49 @@ TEST(BandTable, AcceleratorWithoutRunsTakesItsRelativeWidenedByTheUnseen) {
   const auto guess = tc::io::evaluate(job_on("p5en.48xlarge", 4), lib).band;
   EXPECT_EQ(guess.basis, "no published runs");
   EXPECT_DOUBLE_EQ(guess.error_high, 0.5);
+}
+
+// The closest group with nine runs or more: the framework with the class of model, the class, the
+// framework, the accelerator; the basis names the group, the note what had too few runs. An encoder
+// or a ViT without a band of its class is widened by half; a decoder is not.
+TEST(BandTable, ClassOfModelComesBeforeFrameworkAlone) {
+  auto group = [](const char* fw, const char* cls, int runs, double edge) {
+    return Json{{"accelerator", "h100-sxm"}, {"framework", fw}, {"model_class", cls}, {"runs", runs},
+                {"mean_abs_error", edge / 2}, {"error_p10", -edge}, {"error_p90", edge}};
+  };
+  Json doc = one_group_table();
+  doc["groups"] = Json::array({group("fsdp", "moe", 10, 0.10), group("", "moe", 12, 0.20), group("fsdp", "", 30, 0.05),
+                               group("", "", 40, 0.04), group("", "dense", 5, 0.30)});
+  tc::io::PresetLibrary lib = tc_test::lib();
+  tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+  const auto band = [&](const std::string& model, const std::string& fw) {
+    return tc::io::evaluate(job_on("p5.48xlarge", 4, model, fw), lib).band;
+  };
+  const auto moe_fsdp = band("mixtral-8x7b", "fsdp");
+  EXPECT_EQ(moe_fsdp.basis, "h100-sxm with fsdp, mixture-of-experts models: 10 published runs");
+  EXPECT_DOUBLE_EQ(moe_fsdp.error_high, 0.10);
+  EXPECT_TRUE(moe_fsdp.note.empty()) << moe_fsdp.note;
+  const auto moe_megatron = band("mixtral-8x7b", "megatron");
+  EXPECT_EQ(moe_megatron.basis, "h100-sxm, mixture-of-experts models: 12 published runs");
+  EXPECT_DOUBLE_EQ(moe_megatron.error_high, 0.20);
+  EXPECT_NE(moe_megatron.note.find("no published megatron runs on h100-sxm"), std::string::npos) << moe_megatron.note;
+  const auto dense = band("llama3.1-8b", "fsdp");  // its class has five runs: the framework's band
+  EXPECT_EQ(dense.basis, "h100-sxm with fsdp: 30 published runs");
+  EXPECT_DOUBLE_EQ(dense.error_high, 0.05);
+  EXPECT_NE(dense.note.find("too few published dense runs on h100-sxm for a band of their own (5 predicted"),
+            std::string::npos) << dense.note;
+  const auto encoder = band("bert-large", "fsdp");
+  EXPECT_DOUBLE_EQ(encoder.error_high, 0.05 * 1.5);
+  EXPECT_NE(encoder.note.find("no published encoder runs on h100-sxm: band widened by half"), std::string::npos)
+      << encoder.note;
+  doc["groups"].push_back(group("", "encoder", 9, 0.07));
+  tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+  const auto measured = band("bert-large", "fsdp");
+  EXPECT_DOUBLE_EQ(measured.error_high, 0.07);  // its own class's band, not widened
+  EXPECT_EQ(measured.basis, "h100-sxm, encoder models: 9 published runs");
+  // The class every row of `validate` reports is the one its band was looked up by.
+  EXPECT_EQ(tc::io::model_class(*tc_test::lib().model("mixtral-8x7b")), "moe");
+  EXPECT_EQ(tc::io::model_class(*tc_test::lib().model("vit-l16")), "vit");
 }
 
 // Class: every value of a band file, replaced by a hostile one, is refused with its field named

@@ -326,7 +326,7 @@ int cmd_validate(const Args& a) {
     tc::io::Json notes = tc::io::Json::array();
     for (const auto& n : c.run.notes) notes.push_back(n);
     arr.push_back({{"id", r.id}, {"family", r.family}, {"accelerator", r.accelerator},
-                   {"model", r.model}, {"framework", r.framework}, {"software", r.software},
+                   {"model", r.model}, {"model_class", c.model_class}, {"framework", r.framework}, {"software", r.software},
                    {"measured_tokens_per_s_per_chip", c.measured_tokens_per_s_per_chip},
                    {"predicted_tokens_per_s_per_chip", c.predicted_tokens_per_s_per_chip},
                    {"band_tokens_per_s_per_chip", {c.band_low_tokens_per_s_per_chip, c.band_high_tokens_per_s_per_chip}},

@@ -21,12 +21,16 @@ void check_key_or_any(const Json& g, const char* key, const std::string& path) {
     to_string_value(v, path_key(path, key), kMaxIdLength);
 }
 
+const std::vector<std::string_view> kModelClasses = {"moe", "dense", "encoder", "vit"};
+
 void check_group(const Json& g, const std::string& path, bool keyed) {
   require_object(g, path);
   if (keyed) {
-    check_keys(g, path, {"accelerator", "framework", "runs", "mean_abs_error", "error_p10", "error_p90"});
+    check_keys(g, path, {"accelerator", "framework", "model_class", "runs", "mean_abs_error", "error_p10", "error_p90"});
     check_key_or_any(g, "accelerator", path);
     check_key_or_any(g, "framework", path);
+    // A class of model, or "" (as absent) for any.
+    if (has_key(g, "model_class") && g["model_class"] != "") get_enum(g, "model_class", path, kModelClasses);
   } else {
     check_keys(g, path, {"accelerators", "runs", "mean_abs_error", "error_p10", "error_p90"});  // "accelerators": for readers
   }
@@ -38,9 +42,11 @@ void check_group(const Json& g, const std::string& path, bool keyed) {
   if (lo > hi) throw InputError(path_key(path, "error_p10"), "must not exceed error_p90 (" + format_number(hi) + ")");
 }
 
-const Json* find_any_group(const BandTable& t, const std::string& acc, const std::string& fw) {
+// A group of an accelerator, a framework ("" for any) and a class of model ("" for any).
+const Json* find_any_group(const BandTable& t, const std::string& acc, const std::string& fw,
+                           const std::string& cls = "") {
   for (const auto& g : t.doc["groups"])
-    if (g["accelerator"] == acc && g["framework"] == fw) return &g;
+    if (g["accelerator"] == acc && g["framework"] == fw && g.value("model_class", "") == cls) return &g;
   return nullptr;
 }
 
@@ -49,13 +55,13 @@ const Json* find_any_group(const BandTable& t, const std::string& acc, const std
 // which hold a new error with probability (n-1)/(n+1) < 0.8 (Lei et al. 2018, Section 2).
 constexpr int kMinBandRuns = 9;
 
-const Json* find_group(const BandTable& t, const std::string& acc, const std::string& fw) {
-  const Json* g = find_any_group(t, acc, fw);
+const Json* find_group(const BandTable& t, const std::string& acc, const std::string& fw, const std::string& cls = "") {
+  const Json* g = find_any_group(t, acc, fw, cls);
   return g && (*g)["runs"].get<int>() >= kMinBandRuns ? g : nullptr;
 }
 
-int group_runs(const BandTable& t, const std::string& acc, const std::string& fw) {
-  const Json* g = find_any_group(t, acc, fw);
+int group_runs(const BandTable& t, const std::string& acc, const std::string& fw, const std::string& cls = "") {
+  const Json* g = find_any_group(t, acc, fw, cls);
   return g ? (*g)["runs"].get<int>() : 0;
 }
 
@@ -133,7 +139,17 @@ void widen_outside_published_shapes(Uncertainty& u, const Scenario& s, const Ban
   }
 }
 
+const char* class_words(const std::string& cls) {
+  return cls == "moe" ? "mixture-of-experts" : cls == "vit" ? "ViT" : cls.c_str();
+}
+
 }  // namespace
+
+std::string model_class(const ModelShape& m) {
+  if (m.kind == ModelKind::encoder) return "encoder";
+  if (m.kind == ModelKind::vit) return "vit";
+  return m.moe_experts > 0 ? "moe" : "dense";
+}
 
 Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   Uncertainty u;
@@ -148,9 +164,20 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   const Json& relatives = t.doc["relatives"];
   for (int hops = 0; !find_group(t, acc, "") && relatives.contains(acc) && hops < 8; ++hops)
     acc = relatives[acc].get<std::string>();
-  const Json* g = find_group(t, acc, s.framework.id);
-  const bool with_framework = g != nullptr;
-  if (!g) g = find_group(t, acc, "");
+  // The closest group with a band: the framework and the class of model, the class, the framework,
+  // the accelerator.
+  const std::string cls = model_class(s.model);
+  const std::string& fw = s.framework.id;
+  const Json* g = nullptr;
+  std::string with_fw, with_cls;
+  for (const auto& [f, c] : {std::pair{fw, cls}, std::pair{std::string(), cls}, std::pair{fw, std::string()},
+                             std::pair{std::string(), std::string()}})
+    if ((g = find_group(t, acc, f, c))) {
+      with_fw = f;
+      with_cls = c;
+      break;
+    }
+  const bool with_framework = !with_fw.empty();
   if (!g) {
     // Nothing to go by: say so, with a wide band rather than none.
     u.error_low = -0.5;
@@ -163,7 +190,8 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   u.mean_abs_error = (*g)["mean_abs_error"].get<double>();
   u.error_low = std::min(0.0, (*g)["error_p10"].get<double>());
   u.error_high = std::max(0.0, (*g)["error_p90"].get<double>());
-  u.basis = acc + (with_framework ? " with " + s.framework.id : "") + ": " + std::to_string(u.runs) +
+  u.basis = acc + (with_framework ? " with " + fw : "") +
+            (with_cls.empty() ? "" : std::string(", ") + class_words(cls) + " models") + ": " + std::to_string(u.runs) +
             " published runs";
   if (!u.covered) {
     // Outside the data: the relative's band, widened by what leave-one-source-out measured for an
@@ -199,9 +227,16 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
                     ": the band of any new source on it");
   }
   widen_outside_published_shapes(u, s, t);
-  if (s.model.kind != ModelKind::decoder) {
-    scale(u, 1.5);
-    add_note(u, std::string("no published ") + to_string(s.model.kind) + " runs: band widened by half");
+  if (with_cls.empty()) {
+    // Decoders, dense or not, are most of what the accelerator's band holds; an encoder or a ViT
+    // without a band of its class is further from it (widened by half: an assumption).
+    const int few = group_runs(t, acc, "", cls);
+    const bool decoder = s.model.kind == ModelKind::decoder;
+    if (!decoder) scale(u, 1.5);
+    add_note(u, (few > 0 ? "too few published " + std::string(class_words(cls)) + " runs on " + acc +
+                               " for a band of their own (" + std::to_string(few) + " predicted out of sample)"
+                         : "no published " + std::string(class_words(cls)) + " runs on " + acc) +
+                    (decoder ? "" : ": band widened by half"));
   }
   return u;
 }

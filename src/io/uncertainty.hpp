@@ -1,5 +1,6 @@
 // How sure an estimate is: the band of signed errors that published runs of the closest family
-// (accelerator, and framework where it has nine runs or more) show against the model. Built from a band table:
+// (accelerator, and framework and class of model where they have nine runs or more) show against
+// the model. Built from a band table:
 // presets/accuracy/uncertainty.json, which scripts/accuracy_report.py generates, or a file of the
 // same schema merged over it (so that the report can measure, through this same code, the band a
 // source would have got had it never been measured).
@@ -24,7 +25,8 @@ struct Uncertainty {
 
 // A traincalc.uncertainty/1 document, checked once: "groups", each the spread of the
 // out-of-sample errors of one group of published runs (an accelerator, or an accelerator and a
-// framework; framework "" for any: runs, mean_abs_error, signed error_p10 and error_p90; a group
+// framework; framework "" for any; optionally a class of model, model_class, "" or absent for any:
+// runs, mean_abs_error, signed error_p10 and error_p90; a group
 // of a framework on any accelerator, as older tables had, is checked and unused);
 // "relatives", the accelerator whose band one without runs takes (the one it shares a calibration
 // with, or whose fit its calibration takes), followed down the chain to one with a band (nine runs
@@ -39,6 +41,11 @@ struct BandTable {
 BandTable parse_band_table(const Json& doc, const std::string& label);
 // The table built into the program (presets/accuracy/uncertainty.json).
 const BandTable& builtin_band_table();
+
+// The class of model a band is kept for: "moe" (a decoder with experts), "dense" (one without),
+// "encoder" or "vit". Mixtures of experts are predicted with a wider scatter than dense decoders
+// (docs/accuracy.md), so one band for both is too wide for the one and too narrow for the other.
+std::string model_class(const ModelShape& m);
 
 Uncertainty uncertainty_for(const Scenario& s, const BandTable& table);
 

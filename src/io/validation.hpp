@@ -31,6 +31,7 @@ struct RunCheck {
   double band_low_tokens_per_s_per_chip = 0;  // the estimate's p10-p90 band (io/uncertainty)
   double band_high_tokens_per_s_per_chip = 0;
   double error = 0;          // signed: predicted / measured - 1
+  std::string model_class;   // the class of model its band is kept for (io/uncertainty.hpp)
   bool fits = true;
   std::string problem;       // non-empty when the row could not be estimated
 };
