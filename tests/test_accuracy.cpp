@@ -129,7 +129,7 @@ TEST(Uncertainty, FrameworkNeverMeasuredOnTheAcceleratorTakesTheAcceleratorsBand
   const Uncertainty fsdp = band_on("a100-80gb", "fsdp");
   const Uncertainty u = band_on("a100-80gb", "megatron");
   EXPECT_TRUE(fsdp.note.empty()) << fsdp.note;
-  EXPECT_NE(u.note.find("no published megatron runs on a100-80gb"), std::string::npos) << u.note;
+  EXPECT_NE(u.note.find("no published megatron dense runs on a100-80gb"), std::string::npos) << u.note;
   EXPECT_EQ(u.basis.rfind("a100-80gb, dense models: ", 0), 0u) << u.basis;
   const Json& groups = builtin_band_table().doc["groups"];
   const auto g = std::find_if(groups.begin(), groups.end(), [](const Json& x) {
@@ -144,9 +144,21 @@ TEST(Uncertainty, FrameworkNeverMeasuredOnTheAcceleratorTakesTheAcceleratorsBand
   // DeepSpeed ZeRO-3 has four runs on the A100 80 GB (Narayanan et al. 2021's baseline): too few
   // for a band of their own, and the note says how many.
   const Uncertainty zero3 = band_on("a100-80gb", "deepspeed-zero3");
-  EXPECT_NE(zero3.note.find("too few published deepspeed-zero3 runs on a100-80gb for a band (4 predicted"),
+  EXPECT_NE(zero3.note.find("too few published deepspeed-zero3 dense runs on a100-80gb for a band (4 predicted"),
             std::string::npos) << zero3.note;
   EXPECT_EQ(zero3.error_high, u.error_high);
+}
+
+// A mixture of experts on GB200 takes the band of its class there (its only accelerator with nine
+// mixture-of-experts runs); a dense model, the dense band.
+TEST(Uncertainty, AMixtureOfExpertsTakesTheBandOfItsClass) {
+  const PresetLibrary lib = load_builtin_presets();
+  Scenario s = on("gb200", "megatron");
+  s.model = *lib.model("qwen3-30b-a3b");
+  const Uncertainty moe = uncertainty_for(s, builtin_band_table());
+  EXPECT_NE(moe.basis.find("mixture-of-experts models"), std::string::npos) << moe.basis;
+  s.model = *lib.model("llama3.1-70b");
+  EXPECT_EQ(uncertainty_for(s, builtin_band_table()).basis.find("mixture-of-experts"), std::string::npos);
 }
 
 TEST(Uncertainty, UncoveredAcceleratorSaysSoAndWidens) {

@@ -54,6 +54,7 @@ TEST(Validation, AReleaseEntryChangesOnlyWhatItNames) {
     const RunCheck c = check_run(read_published_runs(std::string(kHeader) + r)[0], lib());
     EXPECT_TRUE(c.problem.empty()) << c.problem;
     EXPECT_EQ(c.run.framework, "megatron");
+    EXPECT_EQ(c.model_class, model.find("Qwen3") == 0 ? "moe" : "dense");  // the class its band is kept for
     return c.predicted_tokens_per_s_per_chip;
   };
   const std::string moe = "Qwen3-30B-A3B,48,2048,768,32,4,4096,151936,128,8";

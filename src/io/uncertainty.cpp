@@ -139,8 +139,37 @@ void widen_outside_published_shapes(Uncertainty& u, const Scenario& s, const Ban
   }
 }
 
-const char* class_words(const std::string& cls) {
-  return cls == "moe" ? "mixture-of-experts" : cls == "vit" ? "ViT" : cls.c_str();
+std::string class_words(const std::string& cls) {
+  return cls == "moe" ? "mixture-of-experts" : cls == "vit" ? "ViT" : cls;
+}
+
+// "too few published WHAT runs on ACC for a band (N predicted out of sample)", or none at all.
+std::string runs_note(const std::string& what, const std::string& acc, int runs) {
+  return runs > 0 ? "too few published " + what + " runs on " + acc + " for a band (" + std::to_string(runs) +
+                        " predicted out of sample)"
+                  : "no published " + what + " runs on " + acc;
+}
+
+// Whether the table keeps any class of model for the accelerator (older tables have none).
+bool has_classes(const BandTable& t, const std::string& acc) {
+  for (const auto& g : t.doc["groups"])
+    if (g["accelerator"] == acc && g.value("model_class", "") != "") return true;
+  return false;
+}
+
+struct ClosestGroup {
+  const Json* group = nullptr;
+  std::string framework, model_class;  // "" where the group takes any
+};
+
+// The closest group with a band: the framework and the class of model, the class, the framework,
+// the accelerator. The class narrows a band before the framework: a framework's runs of another
+// class carry the errors of terms (routing, all-to-alls) the job does not have.
+ClosestGroup closest_group(const BandTable& t, const std::string& acc, const std::string& fw, const std::string& cls) {
+  for (const auto& [f, c] : {std::pair{fw, cls}, std::pair{std::string(), cls}, std::pair{fw, std::string()},
+                             std::pair{std::string(), std::string()}})
+    if (const Json* g = find_group(t, acc, f, c)) return {g, f, c};
+  return {};
 }
 
 }  // namespace
@@ -164,19 +193,9 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   const Json& relatives = t.doc["relatives"];
   for (int hops = 0; !find_group(t, acc, "") && relatives.contains(acc) && hops < 8; ++hops)
     acc = relatives[acc].get<std::string>();
-  // The closest group with a band: the framework and the class of model, the class, the framework,
-  // the accelerator.
   const std::string cls = model_class(s.model);
   const std::string& fw = s.framework.id;
-  const Json* g = nullptr;
-  std::string with_fw, with_cls;
-  for (const auto& [f, c] : {std::pair{fw, cls}, std::pair{std::string(), cls}, std::pair{fw, std::string()},
-                             std::pair{std::string(), std::string()}})
-    if ((g = find_group(t, acc, f, c))) {
-      with_fw = f;
-      with_cls = c;
-      break;
-    }
+  const auto [g, with_fw, with_cls] = closest_group(t, acc, fw, cls);
   const bool with_framework = !with_fw.empty();
   if (!g) {
     // Nothing to go by: say so, with a wide band rather than none.
@@ -190,9 +209,8 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
   u.mean_abs_error = (*g)["mean_abs_error"].get<double>();
   u.error_low = std::min(0.0, (*g)["error_p10"].get<double>());
   u.error_high = std::max(0.0, (*g)["error_p90"].get<double>());
-  u.basis = acc + (with_framework ? " with " + fw : "") +
-            (with_cls.empty() ? "" : std::string(", ") + class_words(cls) + " models") + ": " + std::to_string(u.runs) +
-            " published runs";
+  u.basis = acc + (with_framework ? " with " + fw : "") + (with_cls.empty() ? "" : ", " + class_words(cls) + " models") +
+            ": " + std::to_string(u.runs) + " published runs";
   if (!u.covered) {
     // Outside the data: the relative's band, widened by what leave-one-source-out measured for an
     // accelerator whose runs were held out and which was predicted from its relative's fit
@@ -213,30 +231,25 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
       add_note(u, own + "; band from " + acc + ", widened by as much again");
     }
   }
-  // A framework without a band of its own here is a source never measured on this accelerator:
-  // what the accelerator's band already holds. Its errors carry every source's offset
-  // (scripts/accuracy_report.py), each predicted by a calibration that had never seen the source
-  // (the frameworks only one source ran, with their constants unfitted). Widening it again by the
-  // framework's spread elsewhere counted the offsets twice: 94% of the runs of sources never seen
-  // fell inside, not 80% (docs/accuracy.md).
-  if (!with_framework) {
-    const int few = group_runs(t, acc, s.framework.id);
-    add_note(u, (few > 0 ? "too few published " + s.framework.id + " runs on " + acc + " for a band (" +
-                               std::to_string(few) + " predicted out of sample)"
-                         : "no published " + s.framework.id + " runs on " + acc) +
+  // A framework without a band of its own here (of the job's class, where the band is the class's)
+  // is a source never measured on this accelerator: what the band already holds. Its errors carry
+  // every source's offset (scripts/accuracy_report.py), each predicted by a calibration that had
+  // never seen the source (the frameworks only one source ran, with their constants unfitted).
+  // Widening it again by the framework's spread elsewhere counted the offsets twice: 94% of the
+  // runs of sources never seen fell inside, not 80% (docs/accuracy.md).
+  if (!with_framework)
+    add_note(u, runs_note(fw + (with_cls.empty() ? "" : " " + class_words(cls)), acc, group_runs(t, acc, fw, with_cls)) +
                     ": the band of any new source on it");
-  }
   widen_outside_published_shapes(u, s, t);
   if (with_cls.empty()) {
-    // Decoders, dense or not, are most of what the accelerator's band holds; an encoder or a ViT
-    // without a band of its class is further from it (widened by half: an assumption).
-    const int few = group_runs(t, acc, "", cls);
-    const bool decoder = s.model.kind == ModelKind::decoder;
+    // An encoder or a ViT without a band of its class is widened by half (an assumption: how far
+    // its errors lie from the decoders' is not measured); a decoder, dense or not, is not.
+    const bool decoder = s.model.kind == ModelKind::decoder, classes = has_classes(t, acc);
     if (!decoder) scale(u, 1.5);
-    add_note(u, (few > 0 ? "too few published " + std::string(class_words(cls)) + " runs on " + acc +
-                               " for a band of their own (" + std::to_string(few) + " predicted out of sample)"
-                         : "no published " + std::string(class_words(cls)) + " runs on " + acc) +
-                    (decoder ? "" : ": band widened by half"));
+    if (classes || !decoder)
+      add_note(u, (classes ? runs_note(class_words(cls), acc, group_runs(t, acc, "", cls))
+                           : "the band table keeps no class of model") +
+                      (decoder ? "" : ": band widened by half"));
   }
   return u;
 }

@@ -1,6 +1,6 @@
 // How sure an estimate is: the band of signed errors that published runs of the closest family
-// (accelerator, and framework and class of model where they have nine runs or more) show against
-// the model. Built from a band table:
+// show against the model: of the accelerator with the framework and the class of model, with the
+// class, with the framework, or alone, the first with nine runs or more. Built from a band table:
 // presets/accuracy/uncertainty.json, which scripts/accuracy_report.py generates, or a file of the
 // same schema merged over it (so that the report can measure, through this same code, the band a
 // source would have got had it never been measured).
@@ -24,9 +24,9 @@ struct Uncertainty {
 };
 
 // A traincalc.uncertainty/1 document, checked once: "groups", each the spread of the
-// out-of-sample errors of one group of published runs (an accelerator, or an accelerator and a
-// framework; framework "" for any; optionally a class of model, model_class, "" or absent for any:
-// runs, mean_abs_error, signed error_p10 and error_p90; a group
+// out-of-sample errors of one group of published runs, with its runs, mean_abs_error, signed
+// error_p10 and error_p90: an accelerator, with a framework ("" for any) and a class of model
+// (model_class, "" or absent for any); a group
 // of a framework on any accelerator, as older tables had, is checked and unused);
 // "relatives", the accelerator whose band one without runs takes (the one it shares a calibration
 // with, or whose fit its calibration takes), followed down the chain to one with a band (nine runs

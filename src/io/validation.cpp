@@ -396,8 +396,8 @@ RunCheck check_run(const PublishedRun& run, const PresetLibrary& lib) {
     // comparison row, without claims, baseline or an owned cluster, which a published run has none of.
     // Devices count ranks: on Trainium1 the row's degrees are NeuronCores, as in the scenario.
     const Job job = parse_job(doc, lib, run.id);
-    const Result r = evaluate(job, lib, kVariantOptions);
     c.model_class = model_class(job.spec.scenario.model);
+    const Result r = evaluate(job, lib, kVariantOptions);
     const Estimate& e = r.est;
     // A layout the model cannot time (a collective over a link of no bandwidth) is the row's
     // problem, as `estimate` reports it, never a prediction of 0 tokens/s in the mean.

@@ -79,7 +79,7 @@ void panel_headline(AppState& s) {
     per_m_sub = "compute " + (r.bill.priced && r.bill.tokens > 0 ? fmt_usd(r.bill.compute_usd_per_million_tokens) : std::string("-"));
   }
   // Times and bills scale with the throughput error; the band is that of published runs of the
-  // same accelerator (and framework), widened outside the data (src/io/uncertainty).
+  // same accelerator (and framework and class of model), widened outside the data (src/io/uncertainty).
   const io::Uncertainty& u = o->band;
   const io::BandFactors f = io::band_factors(u, e);
   if (o->cost) {
