@@ -166,9 +166,12 @@ struct ClosestGroup {
 // the accelerator. The class narrows a band before the framework: a framework's runs of another
 // class carry the errors of terms (routing, all-to-alls) the job does not have.
 ClosestGroup closest_group(const BandTable& t, const std::string& acc, const std::string& fw, const std::string& cls) {
-  for (const auto& [f, c] : {std::pair{fw, cls}, std::pair{std::string(), cls}, std::pair{fw, std::string()},
-                             std::pair{std::string(), std::string()}})
+  const std::string any;
+  for (int i = 0; i < 4; ++i) {
+    const std::string& f = i % 2 ? any : fw;
+    const std::string& c = i < 2 ? cls : any;
     if (const Json* g = find_group(t, acc, f, c)) return {g, f, c};
+  }
   return {};
 }
 
