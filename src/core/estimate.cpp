@@ -275,12 +275,11 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
   };
   // Megatron's column/row split (Shoeybi et al. 2019): QKV and FFN-in split outputs, O and
   // FFN-out split inputs over the tp ranks. KV heads are replicated when tp exceeds them.
-  const double kv_local = x.kv_local;
   const double q = attention_width(m);
   if (is_mla(m)) {
     mla_projections(x, r);
   } else {
-    add(x.linear(T, q / t + 2 * kv_local, h, frozen));
+    add(x.linear(T, q / t + 2 * x.kv_local, h, frozen));
   }
   add(x.linear(T, h, value_width(m) / t, frozen));
   const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
@@ -307,7 +306,7 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
   if (x.sc.mode == TrainingMode::lora && x.sc.lora_rank > 0) {
     // Adapter pairs (Hu et al. 2021) are small GEMMs: their per-call cost dominates.
     const double rk = x.sc.lora_rank;
-    const double widths[][2] = {{h, q / t}, {h, kv_local}, {h, kv_local}, {q / t, h},
+    const double widths[][2] = {{h, q / t}, {h, x.kv_local}, {h, x.kv_local}, {q / t, h},
                                 {h, f / t}, {f / t, h}, {h, m.gated_ffn ? f / t : 0}};
     for (const auto& w : widths) {
       if (w[1] <= 0) continue;
@@ -572,11 +571,10 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double rep = (pl.sequence_parallel || pl.tp == 1) ? 1.0 / t : 1.0;
   const double mask = m.dropout ? 1.0 : 0.0;
   if (recompute == Recompute::full) return e * T * h * rep;  // only the layer input
-  const double kv_local = x.kv_local;
   if (recompute == Recompute::selective && every_other_matmul(x.sc)) {
     // The block's input and what the policy keeps: the outputs of Q (1st matmul), V (3rd), the
     // attention kernel, the FFN's first matmul (5th) and, gated, its down projection (7th).
-    const double kept = attention_width(m) / t + kv_local + (value_width(m) + f + (m.gated_ffn ? h : 0)) / t;
+    const double kept = attention_width(m) / t + x.kv_local + (value_width(m) + f + (m.gated_ffn ? h : 0)) / t;
     return e * T * (h * rep + kept);
   }
   // Bytes of a stored GEMM input: its quantized copy where the stack keeps that one (FP8: 1 byte,
@@ -586,7 +584,7 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
                        : e;
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
   const double q = attention_width(m);
-  double attn = (e + g) * T * h * rep + e * T * (q / t + 2 * kv_local) + g * T * value_width(m) / t +
+  double attn = (e + g) * T * h * rep + e * T * (q / t + 2 * x.kv_local) + g * T * value_width(m) / t +
                 mask * T * h * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     attn += stored_softmax_bytes(m, e) * (m.heads / t) * T * x.s;

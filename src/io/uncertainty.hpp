@@ -24,10 +24,10 @@ struct Uncertainty {
 };
 
 // A traincalc.uncertainty/1 document, checked once: "groups", each the spread of the
-// out-of-sample errors of one group of published runs, with its runs, mean_abs_error, signed
-// error_p10 and error_p90: an accelerator, with a framework ("" for any) and a class of model
-// (model_class, "" or absent for any); a group
-// of a framework on any accelerator, as older tables had, is checked and unused);
+// out-of-sample errors of one group of published runs (its runs, mean_abs_error, signed error_p10
+// and error_p90) of an accelerator, with a framework ("" for any) and a class of model
+// (model_class, "" or absent for any); a group of a framework on any accelerator, as older tables
+// had, is checked and unused;
 // "relatives", the accelerator whose band one without runs takes (the one it shares a calibration
 // with, or whose fit its calibration takes), followed down the chain to one with a band (nine runs
 // or more); "unseen.from_relative", what accelerators predicted from a relative's calibration
