@@ -716,7 +716,8 @@ def by_class_coverage(rows, fig, table):
             f". {n} of the {len(moe)} mixture-of-experts runs are {main_source}'s: left out, it is predicted "
             "from constants that dense rows alone fit (its expert-parallel overlap and routing kernels take "
             f"their priors), and a band of their class needs {MIN_BAND_RUNS} of their runs on the job's "
-            "accelerator (today: " + (", ".join(own) or "none") + ").")
+            "accelerator (today: " + (", ".join(own) or "none") + "); elsewhere a band mostly of other "
+            "classes' runs is widened by half.")
 
 
 def not_met(all_rows, lo, fig):
@@ -783,7 +784,9 @@ def main():
           "family's offset, from the rows of its closest group (the accelerator with the framework and "
           "the class of model, mixture of experts, dense decoder, encoder or ViT, then with the class, then "
           "with the framework, the first that has nine or more rows, the fewest from which p10-p90 edges "
-          "promise 80%, else the accelerator: mixtures of experts scatter wider than dense decoders; "
+          "promise 80%, else the accelerator: mixtures of experts scatter wider than dense decoders, so a "
+          "job of any class but dense decoders whose band is mostly other classes' runs is widened by half, "
+          "an assumed factor; "
           "relatives and wider bands for what no run covers, `src/io/uncertainty.cpp`). The edges are split-conformal (the order statistics of "
           "rank floor(0.1 (n+1)) and ceil(0.9 (n+1)) of the n offset-plus-scatter errors) and never exclude "
           "0. Out-of-sample errors are the leave-one-source-out predictions. Coverage is measured twice, both "

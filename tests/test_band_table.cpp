@@ -107,8 +107,8 @@ TEST(BandTable, AcceleratorWithoutRunsTakesItsRelativeWidenedByTheUnseen) {
 }
 
 // The closest group with nine runs or more: the framework with the class of model, the class, the
-// framework, the accelerator; the basis names the group, the note what had too few runs. An encoder
-// or a ViT without a band of its class is widened by half; a decoder is not.
+// framework, the accelerator; the basis names the group, the note what had too few runs. A job of
+// any class but dense decoders whose band is mostly other classes' runs is widened by half.
 TEST(BandTable, ClassOfModelComesBeforeFrameworkAlone) {
   auto group = [](const char* fw, const char* cls, int runs, double edge) {
     return Json{{"accelerator", "h100-sxm"}, {"framework", fw}, {"model_class", cls}, {"runs", runs},
@@ -151,10 +151,34 @@ TEST(BandTable, ClassOfModelComesBeforeFrameworkAlone) {
   EXPECT_EQ(few.basis, "h100-sxm, mixture-of-experts models: 12 published runs");
   EXPECT_NE(few.note.find("too few published fsdp mixture-of-experts runs on h100-sxm for a band (3 predicted"),
             std::string::npos) << few.note;
-  // A table that keeps no class of model says nothing of a decoder's class.
+  // Too few runs of its class for a band of its own: a mixture of experts takes the framework's band,
+  // widened by half, and the note says why.
+  doc["groups"] = Json::array({group("", "moe", 8, 0.20), group("fsdp", "", 30, 0.05), group("", "", 40, 0.04)});
+  tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+  const auto widened = band("mixtral-8x7b", "fsdp");
+  EXPECT_EQ(widened.basis, "h100-sxm with fsdp: 30 published runs");
+  EXPECT_DOUBLE_EQ(widened.error_high, 0.05 * 1.5);
+  EXPECT_NE(widened.note.find("too few published mixture-of-experts runs on h100-sxm for a band (8 predicted out of "
+                              "sample): band widened by half"),
+            std::string::npos) << widened.note;
+  EXPECT_DOUBLE_EQ(band("llama3.1-8b", "fsdp").error_high, 0.05);
+  // A band mostly of the job's class's runs (8 of 14) is not widened, though the class alone has too
+  // few for a band of its own.
+  doc["groups"] = Json::array({group("", "moe", 8, 0.20), group("", "", 14, 0.04)});
+  tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+  const auto mostly = band("mixtral-8x7b", "fsdp");
+  EXPECT_DOUBLE_EQ(mostly.error_high, 0.04);
+  EXPECT_EQ(mostly.note.find("widened"), std::string::npos) << mostly.note;
+  // A table that keeps no class of model names no class; a dense decoder's band is its own, any
+  // other class's is widened.
   doc["groups"] = Json::array({group("", "", 40, 0.04)});
   tc::io::merge_preset_json(lib, "bands.json", doc.dump());
-  EXPECT_EQ(band("mixtral-8x7b", "fsdp").note.find("mixture-of-experts"), std::string::npos);
+  const auto classless = band("mixtral-8x7b", "fsdp");
+  EXPECT_EQ(classless.note.find("mixture-of-experts"), std::string::npos);
+  EXPECT_NE(classless.note.find("the band table keeps no class of model: band widened by half"), std::string::npos)
+      << classless.note;
+  EXPECT_DOUBLE_EQ(classless.error_high, 0.04 * 1.5);
+  EXPECT_EQ(band("llama3.1-8b", "fsdp").note.find("class"), std::string::npos);
   // The class every row of `validate` reports is the one its band was looked up by.
   EXPECT_EQ(tc::io::model_class(*tc_test::lib().model("mixtral-8x7b")), "moe");
   EXPECT_EQ(tc::io::model_class(*tc_test::lib().model("vit-l16")), "vit");
