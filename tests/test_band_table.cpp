@@ -137,7 +137,9 @@ TEST(BandTable, ClassOfModelComesBeforeFrameworkAlone) {
       << dense.note;
   const auto encoder = band("bert-large", "fsdp");
   EXPECT_DOUBLE_EQ(encoder.error_high, 0.05 * 1.5);
-  EXPECT_NE(encoder.note.find("no published encoder runs on h100-sxm: band widened by half"), std::string::npos)
+  EXPECT_NE(encoder.note.find("no published encoder runs on h100-sxm; 0 of the band's 30 runs are theirs: band widened "
+                             "by half"),
+            std::string::npos)
       << encoder.note;
   doc["groups"].push_back(group("", "encoder", 9, 0.07));
   tc::io::merge_preset_json(lib, "bands.json", doc.dump());
@@ -159,7 +161,7 @@ TEST(BandTable, ClassOfModelComesBeforeFrameworkAlone) {
   EXPECT_EQ(widened.basis, "h100-sxm with fsdp: 30 published runs");
   EXPECT_DOUBLE_EQ(widened.error_high, 0.05 * 1.5);
   EXPECT_NE(widened.note.find("too few published mixture-of-experts runs on h100-sxm for a band (8 predicted out of "
-                              "sample): band widened by half"),
+                              "sample); 0 of the band's 30 runs are theirs: band widened by half"),
             std::string::npos) << widened.note;
   EXPECT_DOUBLE_EQ(band("llama3.1-8b", "fsdp").error_high, 0.05);
   // A band mostly of the job's class's runs (8 of 14) is not widened, though the class alone has too
@@ -168,7 +170,18 @@ TEST(BandTable, ClassOfModelComesBeforeFrameworkAlone) {
   tc::io::merge_preset_json(lib, "bands.json", doc.dump());
   const auto mostly = band("mixtral-8x7b", "fsdp");
   EXPECT_DOUBLE_EQ(mostly.error_high, 0.04);
+  EXPECT_NE(mostly.note.find("8 of the band's 14 runs are theirs"), std::string::npos) << mostly.note;
   EXPECT_EQ(mostly.note.find("widened"), std::string::npos) << mostly.note;
+  // The share is counted in the band's own group (the framework's here), not on the accelerator.
+  const auto in_framework = [&](int fw_runs, int fw_class_runs) {
+    doc["groups"] = Json::array({group("", "moe", 8, 0.20), group("fsdp", "", fw_runs, 0.05),
+                                 group("fsdp", "moe", fw_class_runs, 0.10), group("", "", 40, 0.04)});
+    tc::io::merge_preset_json(lib, "bands.json", doc.dump());
+    return band("mixtral-8x7b", "fsdp").error_high;
+  };
+  EXPECT_DOUBLE_EQ(in_framework(12, 2), 0.05 * 1.5);  // 2 of 12, though 8 of 40 on the accelerator
+  EXPECT_DOUBLE_EQ(in_framework(10, 6), 0.05);        // 6 of 10
+  EXPECT_DOUBLE_EQ(in_framework(14, 7), 0.05);        // exactly half: not widened
   // A table that keeps no class of model names no class; a dense decoder's band is its own, any
   // other class's is widened.
   doc["groups"] = Json::array({group("", "", 40, 0.04)});

@@ -249,14 +249,19 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
     // decoders (the factor is an assumption): out of sample, bands of mostly dense decoders' runs
     // held under half of the mixture-of-experts runs of sources never seen (docs/accuracy.md, by
     // class of model). A table without classes counts none of the job's.
-    const bool classes = has_classes(t, acc);
-    const int own_class = classes ? group_runs(t, acc, with_fw, cls) : 0;
-    const bool widen = cls != "dense" && 2 * own_class < u.runs;
+    const bool classes = has_classes(t, acc), dense = cls == "dense";
+    const int class_runs = classes ? group_runs(t, acc, with_fw, cls) : 0;
+    const bool widen = !dense && 2 * class_runs < u.runs;
     if (widen) scale(u, 1.5);
-    if (classes || widen)
-      add_note(u, (classes ? runs_note(class_words(cls), acc, group_runs(t, acc, "", cls))
-                           : "the band table keeps no class of model") +
-                      (widen ? ": band widened by half" : ""));
+    const std::string widened = widen ? ": band widened by half" : "";
+    if (!classes) {
+      if (widen) add_note(u, "the band table keeps no class of model" + widened);
+    } else {
+      // The note gives the share that decided: the class's runs among the band's own.
+      add_note(u, runs_note(class_words(cls), acc, group_runs(t, acc, "", cls)) +
+                      (dense ? "" : "; " + std::to_string(class_runs) + " of the band's " + std::to_string(u.runs) +
+                                        " runs are theirs" + widened));
+    }
   }
   return u;
 }
