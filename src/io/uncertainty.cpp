@@ -248,9 +248,9 @@ Uncertainty uncertainty_for(const Scenario& s, const BandTable& t) {
     // A band of mostly other classes' runs is widened by half for a job of any class but dense
     // decoders (the factor is an assumption): out of sample, bands of mostly dense decoders' runs
     // held under half of the mixture-of-experts runs of sources never seen (docs/accuracy.md, by
-    // class of model). A table without classes counts none of the job's.
+    // class of model). A table without classes has no group of the job's: none of its runs count.
     const bool classes = has_classes(t, acc), dense = cls == "dense";
-    const int class_runs = classes ? group_runs(t, acc, with_fw, cls) : 0;
+    const int class_runs = group_runs(t, acc, with_fw, cls);
     const bool widen = !dense && 2 * class_runs < u.runs;
     if (widen) scale(u, 1.5);
     const std::string widened = widen ? ": band widened by half" : "";
