@@ -715,7 +715,8 @@ def by_class_coverage(rows, fig, table):
                       for c, v in sorted(got.items(), key=lambda t: -t[1][1])) +
             f". {n} of the {len(moe)} mixture-of-experts runs are {main_source}'s: left out, it is predicted "
             "from constants that dense rows alone fit (its expert-parallel overlap and routing kernels take "
-            f"their priors), and a band of their class needs {MIN_BAND_RUNS} of their runs on the job's "
+            "their priors, and Blackwell's FP8 GEMMs, which no other source ran, its BF16 efficiency), and a "
+            f"band of their class needs {MIN_BAND_RUNS} of their runs on the job's "
             "accelerator (today: " + (", ".join(own) or "none") + "); elsewhere a band mostly of other "
             "classes' runs is widened by half.")
 

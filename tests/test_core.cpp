@@ -697,7 +697,67 @@ TEST(Estimate, LoraCountsTheAttentionBackwardInFull) {
   s.mode = TrainingMode::lora;
   s.lora_rank = 16;
   const double matmul = count_params(s.model).layers_active + 128256.0 * 4096;
-  EXPECT_NEAR(full - model_flops_per_token(s), 2 * matmul - 6 * lora_active_params(s.model, 16), 1e-9 * full);
+  EXPECT_NEAR(full - model_flops_per_token(s), 2 * matmul - 6 * lora_active_params(s.model, 16, s.framework.fused_projections), 1e-9 * full);
+}
+
+// A stack that fuses Q, K and V into one module, and a gated FFN's gate and up projections into one
+// (Megatron-Core's linear_qkv and linear_fc1), adapts each fused module with one adapter pair: the
+// projections that read one input share one down-projection A (hidden x rank), so the count drops by
+// exactly those As, two for Q, K, V and one for gate and up (in each expert).
+TEST(Params, FusedProjectionsShareTheirAdaptersInput) {
+  ModelShape m = llama(32, 4096, 14336, 32, 8, 128256);
+  const double r = 16, h = 4096, layers = 32;
+  EXPECT_NEAR(lora_params(m, 16, false) - lora_params(m, 16, true), layers * r * 3 * h, 1e-6);
+  EXPECT_DOUBLE_EQ(lora_active_params(m, 16, true), lora_params(m, 16, true));
+  m.gated_ffn = false;
+  EXPECT_NEAR(lora_params(m, 16, false) - lora_params(m, 16, true), layers * r * 2 * h, 1e-6);
+  m.gated_ffn = true;
+  m.moe_experts = 8;
+  m.moe_top_k = 2;
+  EXPECT_NEAR(lora_params(m, 16, false) - lora_params(m, 16, true), layers * r * (2 + 8) * h, 1e-6);
+  EXPECT_NEAR(lora_active_params(m, 16, false) - lora_active_params(m, 16, true), layers * r * (2 + 2) * h, 1e-6);
+}
+
+// Under fused projections LoRA runs four adapter pairs a layer instead of seven: 18 fewer launches
+// a layer and micro-batch (three a linear: forward, input and weight gradients), and no more work
+// anywhere else; a job without adapters does not change.
+TEST(Estimate, FusedProjectionsRunFewerAdapters) {
+  Scenario s = h100_scenario();
+  s.accelerator.cal.kernel_overhead_us = 10;
+  const double full_ft = estimate(s).step_time_s;
+  s.framework.fused_projections = true;
+  EXPECT_DOUBLE_EQ(estimate(s).step_time_s, full_ft);
+  s.mode = TrainingMode::lora;
+  s.lora_rank = 16;
+  const Estimate fused = estimate(s);
+  s.framework.fused_projections = false;
+  const Estimate separate = estimate(s);
+  const double layers = 32, mbs = 256 / 32;
+  EXPECT_GE(breakdown_of(separate, "matmul") - breakdown_of(fused, "matmul"), layers * mbs * 18 * 10e-6 * (1 - 1e-9));
+  for (const char* part : {"attention", "memory_bound"})
+    EXPECT_DOUBLE_EQ(breakdown_of(fused, part), breakdown_of(separate, part)) << part;
+  EXPECT_LT(fused.model_flops_per_step, separate.model_flops_per_step);
+  EXPECT_LT(fused.step_time_s, separate.step_time_s);
+}
+
+// An FP8 recipe reads each 16-bit weight of the transformer layers and writes a rowwise and a
+// columnwise FP8 copy, 4 bytes a parameter through HBM: once a step in a stack that caches the
+// copies over its micro-batches, every micro-batch otherwise. BF16 GEMMs need no copy.
+TEST(Estimate, Fp8WeightsAreQuantizedOnceAStepWhereCached) {
+  Scenario s = h100_scenario();
+  s.accelerator.cal.hbm_efficiency = 0.85;
+  const double bf16 = breakdown_of(estimate(s), "memory_bound");
+  s.framework.caches_quantized_weights = true;
+  EXPECT_DOUBLE_EQ(breakdown_of(estimate(s), "memory_bound"), bf16);
+  s.precision = Precision::fp8;
+  const double cached = breakdown_of(estimate(s), "memory_bound");
+  s.framework.caches_quantized_weights = false;
+  const double every = breakdown_of(estimate(s), "memory_bound");
+  const ParamCounts c = count_params(s.model);
+  const double pass = 32 * (c.attention + c.ffn_dense) * 4.0 / (3.35e12 * 0.85);
+  const double mbs = 256 / 32;
+  EXPECT_NEAR(every - cached, (mbs - 1) * pass, 1e-9 * every);
+  EXPECT_GT(cached, 0.0);
 }
 
 // ZeRO-2 keeps no full gradient buffer: it reduce-scatters every micro-batch's gradients, where

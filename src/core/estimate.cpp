@@ -304,15 +304,25 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     add(x.linear(T, h, f / t, frozen));
   }
   if (x.sc.mode == TrainingMode::lora && x.sc.lora_rank > 0) {
-    // Adapter pairs (Hu et al. 2021) are small GEMMs: their per-call cost dominates.
+    // Adapter pairs (Hu et al. 2021) are small GEMMs: their per-call cost dominates. A stack that
+    // fuses Q, K, V into one module, and a gated FFN's gate and up, adapts each fused module once.
     const double rk = x.sc.lora_rank;
-    const double widths[][2] = {{h, q / t}, {h, x.kv_local}, {h, x.kv_local}, {q / t, h},
-                                {h, f / t}, {f / t, h}, {h, m.gated_ffn ? f / t : 0}};
-    for (const auto& w : widths) {
-      if (w[1] <= 0) continue;
-      add(x.linear(T, rk, w[0], false));
-      add(x.linear(T, w[1], rk, false));
+    auto adapt = [&](double in, double out) {
+      add(x.linear(T, rk, in, false));
+      add(x.linear(T, out, rk, false));
+    };
+    if (x.sc.framework.fused_projections) {
+      adapt(h, q / t + 2 * x.kv_local);
+      adapt(h, ffn_in);
+    } else {
+      adapt(h, q / t);
+      adapt(h, x.kv_local);
+      adapt(h, x.kv_local);
+      adapt(h, f / t);
+      if (m.gated_ffn) adapt(h, f / t);
     }
+    adapt(q / t, h);
+    adapt(f / t, h);
   }
 
 }
@@ -546,7 +556,7 @@ double trainable_expert_params(const Ctx& x) { return frozen_base(x.sc) ? 0.0 : 
 
 double trainable_params_per_device(const Ctx& x, double params_on_device) {
   if (!frozen_base(x.sc)) return params_on_device;
-  return lora_params(x.m, x.sc.lora_rank) / (x.pl.tp * x.pl.pp);
+  return lora_params(x.m, x.sc.lora_rank, x.sc.framework.fused_projections) / (x.pl.tp * x.pl.pp);
 }
 
 // Parameters held by the device of the given pipeline stage (first or last) before ZeRO sharding.
@@ -870,7 +880,7 @@ double model_flops_per_token(const Scenario& s) {
     // Frozen weights: forward and activation gradients only; adapters train fully. The attention
     // core has no weights to freeze: its backward (dQ, dK, dV) runs in full for the gradients to
     // reach the adapters below it.
-    return 4.0 * matmul + attention + 6.0 * lora_active_params(m, s.lora_rank);
+    return 4.0 * matmul + attention + 6.0 * lora_active_params(m, s.lora_rank, s.framework.fused_projections);
   }
   return 6.0 * matmul + attention;
 }
@@ -972,6 +982,21 @@ double busiest_edge_s(const EdgeTimes& E) {
   return std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
 }
 
+// An FP8/FP4 recipe quantizes the transformer layers' weights for their GEMMs: it reads each 16-bit
+// weight and writes a rowwise and a columnwise quantized copy (Transformer Engine's cast-transpose:
+// Hopper's FP8 GEMMs take one operand layout, so the transposed copy feeds the input gradient;
+// MXFP8's block scales run along one dimension; per-tensor current scaling on Blackwell writes one
+// copy after another read for its amax, about as many bytes). A stack that caches the copies over a
+// step's micro-batches (Transformer Engine's is_first_microbatch) pays once a step, spread here over
+// its micro-batches; others every micro-batch. The output layer runs in BF16 (gemm_work_s).
+double weight_quantization_s(const Ctx& x) {
+  if (!low_precision(x.sc.precision)) return 0;
+  const ParamCounts& c = x.params;
+  const double held = x.stage_layers * (c.attention + c.ffn_dense + c.shared_experts) / x.pl.tp + stage_expert_params(x);
+  const double pass = held * (2.0 + 2.0 * x.op_bytes) / x.hbm_bytes_per_s;
+  return x.sc.framework.caches_quantized_weights ? pass / static_cast<double>(x.micro_batches) : pass;
+}
+
 // One micro-batch on the busiest pipeline stage, term by term.
 struct MicroBatchTimes {
   double matmul = 0, attention = 0, memory = 0, tp = 0, cp = 0, ep = 0, recompute = 0, p2p = 0;
@@ -988,7 +1013,7 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
   const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + busiest_edge_s(E);
   const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
-  const double mb_memory = n * (L.memory_fwd + L.memory_bwd);
+  const double mb_memory = n * (L.memory_fwd + L.memory_bwd) + weight_quantization_s(x);
   const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
   const double mb_cp = n * (L.cp_fwd + L.cp_bwd);
   const double mb_ep = n * (L.ep_fwd + L.ep_bwd);
@@ -1140,7 +1165,8 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
   const double attention_fwd_per_key = attention_fwd_flops_per_key(m);
   const double keys_run = s.flash_attention ? attended_keys(m) : s_len;
   const double attention_fwd_per_token = attention_fwd_per_key * keys_run;
-  const double adapters = s.mode == TrainingMode::lora ? lora_active_params(m, s.lora_rank) : 0.0;
+  const double adapters =
+      s.mode == TrainingMode::lora ? lora_active_params(m, s.lora_rank, s.framework.fused_projections) : 0.0;
   const double layers_fwd_per_token = 2.0 * (count_params(m).layers_active + adapters) + attention_fwd_per_token;
   double replay = 0;
   if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_layers(s.plan, stage_layers) / stage_layers;
@@ -1230,7 +1256,8 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.params = c.total;
   out.active_params = c.active;
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
-  const double trainable_total = s.mode == TrainingMode::lora ? lora_params(m, s.lora_rank) : c.total;
+  const double trainable_total =
+      s.mode == TrainingMode::lora ? lora_params(m, s.lora_rank, s.framework.fused_projections) : c.total;
   out.checkpoint_bytes = c.total * activation_bytes(s.precision) +
                          trainable_total * ((mixed && s.master_weights) ? 12.0 : 8.0);
   add_plan_warnings(out, x);

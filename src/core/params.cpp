@@ -118,24 +118,28 @@ int max_lora_rank(const ModelShape& m) {
 }
 
 namespace {
-double lora_params_over(const ModelShape& m, int rank, double experts) {
+double lora_params_over(const ModelShape& m, int rank, double experts, bool fused_projections) {
   if (rank <= 0) return 0;
   const double h = m.hidden, f = m.ffn_hidden, r = rank;
   const double kv = kv_width(m);
-  // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out).
+  // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out); a fused module is one W.
   const double q = attention_width(m);
+  if (fused_projections) {
+    const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f;
+    return m.layers * r * ((h + q + 2 * kv) + (q + h) + experts * ((h + ffn_in) + (f + h)));
+  }
   const double attn = r * ((h + q) + (h + kv) + (h + kv) + (q + h));
   const double ffn_each = r * (h + f);
   return m.layers * (attn + experts * ffn_matrices(m) * ffn_each);
 }
 }  // namespace
 
-double lora_params(const ModelShape& m, int rank) {
-  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1);
+double lora_params(const ModelShape& m, int rank, bool fused_projections) {
+  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1, fused_projections);
 }
 
-double lora_active_params(const ModelShape& m, int rank) {
-  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1);
+double lora_active_params(const ModelShape& m, int rank, bool fused_projections) {
+  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1, fused_projections);
 }
 
 }  // namespace tc

@@ -43,10 +43,12 @@ bool is_mla(const ModelShape& m);
 double attended_keys(const ModelShape& m);
 ParamCounts count_params(const ModelShape& m);
 // LoRA adapters on the four attention projections and the FFN matrices of every layer
-// (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers).
-double lora_params(const ModelShape& m, int rank);
+// (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers). With
+// fused_projections (FrameworkProfile), Q, K and V are one adapted module, as are a gated FFN's
+// gate and up projections.
+double lora_params(const ModelShape& m, int rank, bool fused_projections);
 // The adapters a token passes through: those of its top-k and shared experts only.
-double lora_active_params(const ModelShape& m, int rank);
+double lora_active_params(const ModelShape& m, int rank, bool fused_projections);
 // The largest meaningful LoRA rank: an adapter B A on a d_in x d_out weight has rank at most
 // min(d_in, d_out) (Hu et al. 2021, "LoRA", section 4.1), so the rank is bounded by the narrowest
 // adapted weight: hidden, the attention width, the K/V width and the FFN width.

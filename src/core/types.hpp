@@ -214,6 +214,12 @@ struct FrameworkProfile {
   // loops over cuBLAS calls on a few streams) rather than as one grouped kernel: each pays the
   // kernel cost.
   bool per_expert_gemms = false;
+  // An FP8/FP4 recipe quantizes each weight once a step, on its first micro-batch, and reuses the
+  // copy (Transformer Engine's is_first_microbatch weight cache), rather than every micro-batch.
+  bool caches_quantized_weights = false;
+  // Q, K and V are one linear module, as are a gated FFN's gate and up projections (Megatron-Core's
+  // linear_qkv and linear_fc1), so LoRA adapts each fused module with one adapter pair.
+  bool fused_projections = false;
   // The token dispatcher sends a token once to each expert-parallel rank that holds any of its
   // top_k experts (DeepEP and HybridEP, Megatron-Core's flex dispatcher), not once per expert.
   bool dispatch_once_per_rank = false;

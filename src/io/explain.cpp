@@ -237,13 +237,15 @@ const TermModel kTermModels[] = {
     {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency x SMs its output tiles "
                "keep busy), bytes / HBM) + kernel cost, x micro-batches per step (roofline, Williams et al. 2009; "
                "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide); local experts as "
-               "one grouped GEMM, or a kernel cost each (per_expert_gemms)", "peak_tflops"},
+               "one grouped GEMM, or a kernel cost each (per_expert_gemms); LoRA's adapter pairs on every projection, one "
+               "pair a fused Q/K/V or gate/up module (fused_projections)", "peak_tflops"},
     {"attention", "fused kernel at the attention rate, causal half skipped, backward 2.5 forwards, plus the "
                   "softmax's exponentials and FP32 work on a GPU (added for FlashAttention-2-class kernels, "
                   "overlapped by FlashAttention-3-class ones); unfused: batched GEMMs, the scores through HBM "
                   "unless they fit on chip (sram_mib) (Dao 2023, Section 3.1; Shah et al. 2024)", "peak_tflops"},
     {"memory_bound", "norms, residuals, activations, rotary, casts: bytes / achievable HBM bandwidth, plus the "
-                     "framework's separately launched kernels at the kernel cost", "hbm_tb_per_s"},
+                     "framework's separately launched kernels at the kernel cost; an FP8/FP4 recipe's weights "
+                     "quantized once a step or every micro-batch (caches_quantized_weights)", "hbm_tb_per_s"},
     {"recompute", "full: the forward again (collectives included) of the recomputed layers (all, or "
                   "recompute_layers a stage); "
                   "selective: the attention core (Korthikanti et al. 2022), or every other matmul and the "
