@@ -738,6 +738,18 @@ TEST(Estimate, FusedProjectionsRunFewerAdapters) {
     EXPECT_DOUBLE_EQ(breakdown_of(fused, part), breakdown_of(separate, part)) << part;
   EXPECT_LT(fused.model_flops_per_step, separate.model_flops_per_step);
   EXPECT_LT(fused.step_time_s, separate.step_time_s);
+  // With no kernel cost and memory too fast to matter, the difference is the math of the down-
+  // projections the fused modules share: two for Q, K, V and one for gate and up, 2 T r h FLOPs
+  // each in the forward, the input gradient and the weight gradient. The up-projections' outputs,
+  // Q + 2 K/V and gate + up, are as wide either way.
+  s.accelerator.cal.kernel_overhead_us = 0;
+  s.accelerator.hbm_tb_per_s = 3.35e6;
+  s.accelerator.cal.matmul_efficiency_max = 0.5;
+  const double separate_math = breakdown_of(estimate(s), "matmul");
+  s.framework.fused_projections = true;
+  const double rate = 989.4e12 * 0.5, T = 8192, r = 16, h = 4096;
+  EXPECT_NEAR(separate_math - breakdown_of(estimate(s), "matmul"), layers * mbs * 3 * 3 * 2 * T * r * h / rate,
+              1e-6 * separate_math);
 }
 
 // An FP8 recipe reads each 16-bit weight of the transformer layers and writes a rowwise and a
@@ -754,10 +766,29 @@ TEST(Estimate, Fp8WeightsAreQuantizedOnceAStepWhereCached) {
   s.framework.caches_quantized_weights = false;
   const double every = breakdown_of(estimate(s), "memory_bound");
   const ParamCounts c = count_params(s.model);
-  const double pass = 32 * (c.attention + c.ffn_dense) * 4.0 / (3.35e12 * 0.85);
-  const double mbs = 256 / 32;
-  EXPECT_NEAR(every - cached, (mbs - 1) * pass, 1e-9 * every);
-  EXPECT_GT(cached, 0.0);
+  const double bw = 3.35e12 * 0.85, pass = 32 * (c.attention + c.ffn_dense) * 4.0 / bw;
+  EXPECT_NEAR(every - cached, (256 / 32 - 1) * pass, 1e-9 * every);
+  // Tensor parallelism splits each weight: a rank quantizes its half, over 256 / 16 micro-batches.
+  s.plan.tp = 2;
+  s.plan.dp = 16;
+  const double every_tp = breakdown_of(estimate(s), "memory_bound");
+  s.framework.caches_quantized_weights = true;
+  EXPECT_NEAR(every_tp - breakdown_of(estimate(s), "memory_bound"), (256 / 16 - 1) * pass / 2, 1e-9 * every_tp);
+  // Full recompute replays the forward, which quantizes again (2 bytes read, 1 written) where
+  // nothing is cached.
+  s.plan.recompute = Recompute::full;
+  const double replay_cached = breakdown_of(estimate(s), "recompute");
+  s.framework.caches_quantized_weights = false;
+  EXPECT_NEAR(breakdown_of(estimate(s), "recompute") - replay_cached, 16 * pass / 2 * 3 / 4, 1e-9 * replay_cached);
+  // Routed experts: a rank holds 64 / 8 of them a layer, beside the attention.
+  Scenario moe = h100_moe_scenario();
+  moe.precision = Precision::fp8;
+  moe.accelerator.cal.hbm_efficiency = 0.85;
+  const double moe_every = breakdown_of(estimate(moe), "memory_bound");
+  moe.framework.caches_quantized_weights = true;
+  const ParamCounts cm = count_params(moe.model);
+  EXPECT_NEAR(moe_every - breakdown_of(estimate(moe), "memory_bound"),
+              (256 / 32 - 1) * 32 * (cm.attention + 64 * cm.expert / 8) * 4.0 / bw, 1e-9 * moe_every);
 }
 
 // ZeRO-2 keeps no full gradient buffer: it reduce-scatters every micro-batch's gradients, where

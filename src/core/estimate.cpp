@@ -988,13 +988,14 @@ double busiest_edge_s(const EdgeTimes& E) {
 // MXFP8's block scales run along one dimension; per-tensor current scaling on Blackwell writes one
 // copy after another read for its amax, about as many bytes). A stack that caches the copies over a
 // step's micro-batches (Transformer Engine's is_first_microbatch) pays once a step, spread here over
-// its micro-batches; others every micro-batch. The output layer runs in BF16 (gemm_work_s).
-double weight_quantization_s(const Ctx& x) {
+// its micro-batches; others every micro-batch, and again, the forward's copy only, in the layers a
+// full recompute replays. The output layer runs in BF16 (gemm_work_s). `copies`: quantized copies
+// written of each weight.
+double weight_quantization_s(const Ctx& x, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
   const ParamCounts& c = x.params;
   const double held = x.stage_layers * (c.attention + c.ffn_dense + c.shared_experts) / x.pl.tp + stage_expert_params(x);
-  const double pass = held * (2.0 + 2.0 * x.op_bytes) / x.hbm_bytes_per_s;
-  return x.sc.framework.caches_quantized_weights ? pass / static_cast<double>(x.micro_batches) : pass;
+  return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
 // One micro-batch on the busiest pipeline stage, term by term.
@@ -1013,7 +1014,9 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
   const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + busiest_edge_s(E);
   const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
-  const double mb_memory = n * (L.memory_fwd + L.memory_bwd) + weight_quantization_s(x);
+  const bool cached = s.framework.caches_quantized_weights;
+  const double mb_memory = n * (L.memory_fwd + L.memory_bwd) +
+                           weight_quantization_s(x, 2) / (cached ? static_cast<double>(x.micro_batches) : 1.0);
   const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
   const double mb_cp = n * (L.cp_fwd + L.cp_bwd);
   const double mb_ep = n * (L.ep_fwd + L.ep_bwd);
@@ -1022,7 +1025,8 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   double mb_recompute = 0;
   if (full_rc)
     mb_recompute = recomputed_layers(pl, x.stage_layers) *
-                   (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.cp_fwd + L.ep_fwd);
+                   (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.cp_fwd + L.ep_fwd +
+                    (cached ? 0.0 : weight_quantization_s(x, 1) / n));
   if (sel_rc) mb_recompute = n * L.attention_fwd;
   // Per-op checkpointing replays every other matmul and every elementwise op, not attention.
   if (sel_rc && every_other_matmul(s))
