@@ -697,7 +697,8 @@ TEST(Estimate, LoraCountsTheAttentionBackwardInFull) {
   s.mode = TrainingMode::lora;
   s.lora_rank = 16;
   const double matmul = count_params(s.model).layers_active + 128256.0 * 4096;
-  EXPECT_NEAR(full - model_flops_per_token(s), 2 * matmul - 6 * lora_active_params(s.model, 16, s.framework.fused_projections), 1e-9 * full);
+  EXPECT_NEAR(full - model_flops_per_token(s),
+              2 * matmul - 6 * lora_active_params(s.model, 16, s.framework.fused_projections), 1e-9 * full);
 }
 
 // A stack that fuses Q, K and V into one module, and a gated FFN's gate and up projections into one
@@ -750,6 +751,31 @@ TEST(Estimate, FusedProjectionsRunFewerAdapters) {
   const double rate = 989.4e12 * 0.5, T = 8192, r = 16, h = 4096;
   EXPECT_NEAR(separate_math - breakdown_of(estimate(s), "matmul"), layers * mbs * 3 * 3 * 2 * T * r * h / rate,
               1e-6 * separate_math);
+}
+
+// An adapter pair's three passes run 6 FLOPs a token per adapter parameter on the tokens its
+// projection sees: with the kernel cost and memory traffic out of the way, doubling the rank adds
+// exactly 6 T FLOPs a micro-batch per added active adapter parameter (lora_active_params), for a
+// dense model and for one whose FFN adapters run on each expert's routed tokens and on a shared
+// expert, fused or not.
+TEST(Estimate, LoraAdaptersRunOnTheTokensTheirProjectionSees) {
+  for (const bool moe : {false, true})
+    for (const bool fused : {false, true}) {
+      Scenario s = moe ? h100_moe_scenario() : h100_scenario();
+      if (moe) s.model.moe_shared_experts = 1;
+      s.framework.fused_projections = fused;
+      s.accelerator.cal.kernel_overhead_us = 0;
+      s.accelerator.hbm_tb_per_s = 3.35e6;
+      s.accelerator.cal.matmul_efficiency_max = 0.5;
+      s.mode = TrainingMode::lora;
+      s.lora_rank = 16;
+      const double low = breakdown_of(estimate(s), "matmul");
+      s.lora_rank = 32;
+      const double added = lora_active_params(s.model, 32, fused) - lora_active_params(s.model, 16, fused);
+      EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - low, 256 / 32 * 6 * 8192 * added / (989.4e12 * 0.5),
+                  1e-6 * low)
+          << (moe ? "moe" : "dense") << (fused ? " fused" : " separate");
+    }
 }
 
 // An FP8 recipe reads each 16-bit weight of the transformer layers and writes a rowwise and a

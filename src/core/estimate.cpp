@@ -263,6 +263,60 @@ void mla_projections(const Ctx& x, LayerTimes& r) {
   }
 }
 
+// A mixture-of-experts layer's routed experts on one rank, under balanced routing: each local expert
+// sees the routed tokens of the data replicas in its ep group (ep x etp / tp of them) over all
+// experts, and computes its 1/etp of the FFN width. A stack that launches local experts one by one
+// pays a kernel cost each (per_expert_gemms), else one for the grouped kernel.
+struct LocalExperts {
+  double count = 0, tokens_each = 0, width = 0, launches = 1;
+};
+LocalExperts local_experts(const Ctx& x) {
+  const ModelShape& m = x.m;
+  const double ep = x.pl.ep, n_local = std::ceil(static_cast<double>(m.moe_experts) / ep);
+  const double tokens_each = x.tokens_mb * m.moe_top_k * (ep * x.etp / x.pl.tp) / m.moe_experts;
+  return {n_local, tokens_each, static_cast<double>(m.ffn_hidden) / x.etp,
+          x.sc.framework.per_expert_gemms ? n_local : 1.0};
+}
+
+// LoRA's adapter pairs (Hu et al. 2021) beside each adapted projection, on the tokens it sees:
+// small GEMMs whose per-call cost dominates. A stack that fuses Q, K, V into one module, and a
+// gated FFN's gate and up, adapts each fused module once. An FFN's adapters run with its matrices:
+// the dense FFN, or each local expert on its routed tokens and each shared expert on all of them.
+void lora_adapters(const Ctx& x, LayerTimes& r) {
+  const ModelShape& m = x.m;
+  const double t = x.pl.tp, T = x.tokens_mb, h = m.hidden, q = attention_width(m), rk = x.sc.lora_rank;
+  const bool fused = x.sc.framework.fused_projections;
+  auto adapt = [&](double tokens, double in, double out, double count, double launches) {
+    for (const Ctx::Pass& p : {x.linear(tokens, rk, in, false, count, false, launches),
+                               x.linear(tokens, out, rk, false, count, false, launches)}) {
+      r.matmul_fwd += p.fwd;
+      r.matmul_bwd += p.bwd;
+    }
+  };
+  auto adapt_ffn = [&](double tokens, double width, double count, double launches) {
+    if (count <= 0) return;
+    if (fused) {
+      adapt(tokens, h, (m.gated_ffn ? 2.0 : 1.0) * width, count, launches);
+    } else {
+      for (int i = 0; i < (m.gated_ffn ? 2 : 1); ++i) adapt(tokens, h, width, count, launches);
+    }
+    adapt(tokens, width, h, count, launches);
+  };
+  if (fused) {
+    adapt(T, h, q / t + 2 * x.kv_local, 1, 1);
+  } else {
+    for (const double out : {q / t, x.kv_local, x.kv_local}) adapt(T, h, out, 1, 1);
+  }
+  adapt(T, q / t, h, 1, 1);
+  if (m.moe_experts <= 0) {
+    adapt_ffn(T, m.ffn_hidden / t, 1, 1);
+    return;
+  }
+  const LocalExperts e = local_experts(x);
+  adapt_ffn(e.tokens_each, e.width, e.count, e.launches);
+  adapt_ffn(T, m.ffn_hidden / t, m.moe_shared_experts, 1);
+}
+
 // Per-layer, per-micro-batch times on one device, by kind of work; each part adds to r.
 void layer_gemms(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
@@ -284,18 +338,12 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
   add(x.linear(T, h, value_width(m) / t, frozen));
   const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f / t;
   if (m.moe_experts > 0) {
-    // Balanced routing: each local expert sees the routed tokens of the data replicas in its ep
-    // group (ep x etp / tp of them) over all experts, and computes its 1/etp of the FFN width.
-    const double local_experts = static_cast<double>(m.moe_experts) / pl.ep;
-    const double tokens_per_expert = T * m.moe_top_k * (static_cast<double>(pl.ep) * x.etp / t) / m.moe_experts;
-    const double et = x.etp, expert_in = (m.gated_ffn ? 2.0 : 1.0) * f / et;
     // Every local expert runs the same GEMMs, grouped: one evaluation times the count keeps the
-    // time bounded for any number of experts. A stack that launches them expert by expert pays a
-    // launch each; the shared experts below are one dense MLP either way.
-    const double n_local = std::ceil(local_experts);
-    const double launches = x.sc.framework.per_expert_gemms ? n_local : 1.0;
-    add(x.linear(tokens_per_expert, expert_in, h, frozen, n_local, false, launches));
-    add(x.linear(tokens_per_expert, h, f / et, frozen, n_local, false, launches));
+    // time bounded for any number of experts; the shared experts below are one dense MLP.
+    const LocalExperts e = local_experts(x);
+    const double expert_in = (m.gated_ffn ? 2.0 : 1.0) * e.width;
+    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.launches));
+    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.launches));
     add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
     add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
     add(x.linear(pl.sequence_parallel ? T / t : T, m.moe_experts, h, frozen));  // the router, on a rank's tokens
@@ -303,28 +351,7 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     add(x.linear(T, ffn_in, h, frozen));
     add(x.linear(T, h, f / t, frozen));
   }
-  if (x.sc.mode == TrainingMode::lora && x.sc.lora_rank > 0) {
-    // Adapter pairs (Hu et al. 2021) are small GEMMs: their per-call cost dominates. A stack that
-    // fuses Q, K, V into one module, and a gated FFN's gate and up, adapts each fused module once.
-    const double rk = x.sc.lora_rank;
-    auto adapt = [&](double in, double out) {
-      add(x.linear(T, rk, in, false));
-      add(x.linear(T, out, rk, false));
-    };
-    if (x.sc.framework.fused_projections) {
-      adapt(h, q / t + 2 * x.kv_local);
-      adapt(h, ffn_in);
-    } else {
-      adapt(h, q / t);
-      adapt(h, x.kv_local);
-      adapt(h, x.kv_local);
-      adapt(h, f / t);
-      if (m.gated_ffn) adapt(h, f / t);
-    }
-    adapt(q / t, h);
-    adapt(f / t, h);
-  }
-
+  if (x.sc.mode == TrainingMode::lora && x.sc.lora_rank > 0) lora_adapters(x, r);
 }
 
 void layer_attention(const Ctx& x, LayerTimes& r) {
@@ -994,7 +1021,8 @@ double busiest_edge_s(const EdgeTimes& E) {
 double weight_quantization_s(const Ctx& x, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
   const ParamCounts& c = x.params;
-  const double held = x.stage_layers * (c.attention + c.ffn_dense + c.shared_experts) / x.pl.tp + stage_expert_params(x);
+  const double held =
+      x.stage_layers * (c.attention + c.ffn_dense + c.shared_experts) / x.pl.tp + stage_expert_params(x);
   return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
