@@ -776,6 +776,32 @@ TEST(Estimate, LoraAdaptersRunOnTheTokensTheirProjectionSees) {
                   1e-6 * low)
           << (moe ? "moe" : "dense") << (fused ? " fused" : " separate");
     }
+  // Tensor parallel 2 over 4 data replicas with 8 expert-parallel ranks leaves the experts whole
+  // (expert tensor parallel 1): a rank's 8 local experts see 2 T routed tokens at the full expert
+  // width 2048, the attention's and the shared expert's adapters T tokens at half their widths.
+  // Sums of (input + output) widths a layer, separate Q/K/V and gate/up: attention (4096 + 2048) +
+  // 2 (4096 + 512) + (2048 + 4096); an expert 3 (4096 + 2048); the shared expert 3 (4096 + 1024).
+  Scenario s = h100_moe_scenario();
+  s.model.moe_shared_experts = 1;
+  s.nodes = 1;
+  s.plan.tp = 2;
+  s.plan.dp = 4;
+  s.accelerator.cal.kernel_overhead_us = 0;
+  s.accelerator.hbm_tb_per_s = 3.35e6;
+  s.accelerator.cal.matmul_efficiency_max = 0.5;
+  s.mode = TrainingMode::lora;
+  s.lora_rank = 16;
+  const double low = breakdown_of(estimate(s), "matmul");
+  s.lora_rank = 32;
+  const double widths = 21504 + 2 * 18432 + 15360, mbs = 256 / 4;
+  EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - low, 32 * mbs * 6 * 8192 * 16 * widths / (989.4e12 * 0.5),
+              1e-6 * low);
+  // Launched expert by expert, each local expert's adapters pay their own kernel costs beside its
+  // frozen GEMMs: 3 adapter pairs x 3 passes and 2 frozen matrices x 2 passes, for 7 more experts.
+  s.accelerator.cal.kernel_overhead_us = 10;
+  const double grouped = breakdown_of(estimate(s), "matmul");
+  s.framework.per_expert_gemms = true;
+  EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - grouped, 32 * mbs * (18 + 4) * 7 * 10e-6, 1e-9 * grouped);
 }
 
 // An FP8 recipe reads each 16-bit weight of the transformer layers and writes a rowwise and a

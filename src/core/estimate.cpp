@@ -294,7 +294,6 @@ void lora_adapters(const Ctx& x, LayerTimes& r) {
     }
   };
   auto adapt_ffn = [&](double tokens, double width, double count, double launches) {
-    if (count <= 0) return;
     if (fused) {
       adapt(tokens, h, (m.gated_ffn ? 2.0 : 1.0) * width, count, launches);
     } else {
