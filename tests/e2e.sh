@@ -24,10 +24,11 @@ scripts/serve.sh --no-setup --build-only
 # The download size: every file of the page, gzip -9. Issue 13's goal is 300 KB; the page is
 # about 470 KB today (docs/performance.md), so this ceiling stops it growing until the goal is met.
 # Raised from 470,000 on 2026-12-03 by the band kept by class of model (its table and lookup,
-# 470,116 bytes).
+# 470,116 bytes), then from 470,600 by LoRA's fused and per-expert adapters and FP8 weight
+# quantization with their preset sources (470,972 bytes).
 mkdir -p build/e2e
 size_rc=0
-scripts/page_size.sh build/site --budget 470600 | tee build/e2e/page-size.txt || size_rc=$?
+scripts/page_size.sh build/site --budget 471400 | tee build/e2e/page-size.txt || size_rc=$?
 
 root=$(mktemp -d)
 server_pid=
