@@ -719,6 +719,25 @@ TEST(Params, FusedProjectionsShareTheirAdaptersInput) {
   EXPECT_NEAR(lora_active_params(m, 16, false) - lora_active_params(m, 16, true), layers * r * (2 + 2) * h, 1e-6);
 }
 
+// A LoRA job at rank 16 whose GEMMs cost their math alone: no kernel cost, memory too fast to
+// matter, half the H100's peak.
+Scenario math_only_lora(Scenario s) {
+  s.accelerator.cal.kernel_overhead_us = 0;
+  s.accelerator.hbm_tb_per_s = 3.35e6;
+  s.accelerator.cal.matmul_efficiency_max = 0.5;
+  s.mode = TrainingMode::lora;
+  s.lora_rank = 16;
+  return s;
+}
+
+// The matmul time a step gains when the LoRA rank goes from 16 to 32.
+double rank_doubling_s(Scenario s) {
+  s.lora_rank = 16;
+  const double low = breakdown_of(estimate(s), "matmul");
+  s.lora_rank = 32;
+  return breakdown_of(estimate(s), "matmul") - low;
+}
+
 // Under fused projections LoRA runs four adapter pairs a layer instead of seven: 18 fewer launches
 // a layer and micro-batch (three a linear: forward, input and weight gradients), and no more work
 // anywhere else; a job without adapters does not change.
@@ -743,9 +762,7 @@ TEST(Estimate, FusedProjectionsRunFewerAdapters) {
   // projections the fused modules share: two for Q, K, V and one for gate and up, 2 T r h FLOPs
   // each in the forward, the input gradient and the weight gradient. The up-projections' outputs,
   // Q + 2 K/V and gate + up, are as wide either way.
-  s.accelerator.cal.kernel_overhead_us = 0;
-  s.accelerator.hbm_tb_per_s = 3.35e6;
-  s.accelerator.cal.matmul_efficiency_max = 0.5;
+  s = math_only_lora(s);
   const double separate_math = breakdown_of(estimate(s), "matmul");
   s.framework.fused_projections = true;
   const double rate = 989.4e12 * 0.5, T = 8192, r = 16, h = 4096;
@@ -761,19 +778,11 @@ TEST(Estimate, FusedProjectionsRunFewerAdapters) {
 TEST(Estimate, LoraAdaptersRunOnTheTokensTheirProjectionSees) {
   for (const bool moe : {false, true})
     for (const bool fused : {false, true}) {
-      Scenario s = moe ? h100_moe_scenario() : h100_scenario();
+      Scenario s = math_only_lora(moe ? h100_moe_scenario() : h100_scenario());
       if (moe) s.model.moe_shared_experts = 1;
       s.framework.fused_projections = fused;
-      s.accelerator.cal.kernel_overhead_us = 0;
-      s.accelerator.hbm_tb_per_s = 3.35e6;
-      s.accelerator.cal.matmul_efficiency_max = 0.5;
-      s.mode = TrainingMode::lora;
-      s.lora_rank = 16;
-      const double low = breakdown_of(estimate(s), "matmul");
-      s.lora_rank = 32;
       const double added = lora_active_params(s.model, 32, fused) - lora_active_params(s.model, 16, fused);
-      EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - low, 256 / 32 * 6 * 8192 * added / (989.4e12 * 0.5),
-                  1e-6 * low)
+      EXPECT_NEAR(rank_doubling_s(s), 256 / 32 * 6 * 8192 * added / (989.4e12 * 0.5), 1e-9)
           << (moe ? "moe" : "dense") << (fused ? " fused" : " separate");
     }
   // Tensor parallel 2 over 4 data replicas with 8 expert-parallel ranks leaves the experts whole
@@ -781,21 +790,13 @@ TEST(Estimate, LoraAdaptersRunOnTheTokensTheirProjectionSees) {
   // width 2048, the attention's and the shared expert's adapters T tokens at half their widths.
   // Sums of (input + output) widths a layer, separate Q/K/V and gate/up: attention (4096 + 2048) +
   // 2 (4096 + 512) + (2048 + 4096); an expert 3 (4096 + 2048); the shared expert 3 (4096 + 1024).
-  Scenario s = h100_moe_scenario();
+  Scenario s = math_only_lora(h100_moe_scenario());
   s.model.moe_shared_experts = 1;
   s.nodes = 1;
   s.plan.tp = 2;
   s.plan.dp = 4;
-  s.accelerator.cal.kernel_overhead_us = 0;
-  s.accelerator.hbm_tb_per_s = 3.35e6;
-  s.accelerator.cal.matmul_efficiency_max = 0.5;
-  s.mode = TrainingMode::lora;
-  s.lora_rank = 16;
-  const double low = breakdown_of(estimate(s), "matmul");
-  s.lora_rank = 32;
   const double widths = 21504 + 2 * 18432 + 15360, mbs = 256 / 4;
-  EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - low, 32 * mbs * 6 * 8192 * 16 * widths / (989.4e12 * 0.5),
-              1e-6 * low);
+  EXPECT_NEAR(rank_doubling_s(s), 32 * mbs * 6 * 8192 * 16 * widths / (989.4e12 * 0.5), 1e-9);
   // Launched expert by expert, each local expert's adapters pay their own kernel costs beside its
   // frozen GEMMs: 3 adapter pairs x 3 passes and 2 frozen matrices x 2 passes, for 7 more experts.
   s.accelerator.cal.kernel_overhead_us = 10;
