@@ -59,6 +59,13 @@ double stored_softmax_bytes(const ModelShape& m, double act_bytes) {
   return act_bytes + (m.dropout ? 1.0 + act_bytes : 0.0);
 }
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
+// The job's LoRA adapter parameters on the modules its stack builds (fused_projections): all of
+// them, or those a token passes through (active). None without LoRA.
+double adapter_params(const Scenario& s, bool active) {
+  if (!frozen_base(s)) return 0;
+  const bool fused = s.framework.fused_projections;
+  return active ? lora_active_params(s.model, s.lora_rank, fused) : lora_params(s.model, s.lora_rank, fused);
+}
 // Layers of a stage that full recompute replays: all, or the first recompute_layers of them.
 double recomputed_layers(const ParallelPlan& pl, int stage_layers) {
   if (pl.recompute != Recompute::full) return 0;
@@ -286,7 +293,7 @@ void lora_adapters(const Ctx& x, LayerTimes& r) {
   const ModelShape& m = x.m;
   const double t = x.pl.tp, T = x.tokens_mb, h = m.hidden, q = attention_width(m), rk = x.sc.lora_rank;
   const bool fused = x.sc.framework.fused_projections;
-  auto adapt = [&](double tokens, double in, double out, double count, double launches) {
+  auto adapt = [&](double tokens, double in, double out, double count = 1, double launches = 1) {
     for (const Ctx::Pass& p : {x.linear(tokens, rk, in, false, count, false, launches),
                                x.linear(tokens, out, rk, false, count, false, launches)}) {
       r.matmul_fwd += p.fwd;
@@ -302,11 +309,11 @@ void lora_adapters(const Ctx& x, LayerTimes& r) {
     adapt(tokens, width, h, count, launches);
   };
   if (fused) {
-    adapt(T, h, q / t + 2 * x.kv_local, 1, 1);
+    adapt(T, h, q / t + 2 * x.kv_local);
   } else {
-    for (const double out : {q / t, x.kv_local, x.kv_local}) adapt(T, h, out, 1, 1);
+    for (const double out : {q / t, x.kv_local, x.kv_local}) adapt(T, h, out);
   }
-  adapt(T, q / t, h, 1, 1);
+  adapt(T, q / t, h);
   if (m.moe_experts <= 0) {
     adapt_ffn(T, m.ffn_hidden / t, 1, 1);
     return;
@@ -582,7 +589,7 @@ double trainable_expert_params(const Ctx& x) { return frozen_base(x.sc) ? 0.0 : 
 
 double trainable_params_per_device(const Ctx& x, double params_on_device) {
   if (!frozen_base(x.sc)) return params_on_device;
-  return lora_params(x.m, x.sc.lora_rank, x.sc.framework.fused_projections) / (x.pl.tp * x.pl.pp);
+  return adapter_params(x.sc, false) / (x.pl.tp * x.pl.pp);
 }
 
 // Parameters held by the device of the given pipeline stage (first or last) before ZeRO sharding.
@@ -906,7 +913,7 @@ double model_flops_per_token(const Scenario& s) {
     // Frozen weights: forward and activation gradients only; adapters train fully. The attention
     // core has no weights to freeze: its backward (dQ, dK, dV) runs in full for the gradients to
     // reach the adapters below it.
-    return 4.0 * matmul + attention + 6.0 * lora_active_params(m, s.lora_rank, s.framework.fused_projections);
+    return 4.0 * matmul + attention + 6.0 * adapter_params(s, true);
   }
   return 6.0 * matmul + attention;
 }
@@ -1196,8 +1203,7 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
   const double attention_fwd_per_key = attention_fwd_flops_per_key(m);
   const double keys_run = s.flash_attention ? attended_keys(m) : s_len;
   const double attention_fwd_per_token = attention_fwd_per_key * keys_run;
-  const double adapters =
-      s.mode == TrainingMode::lora ? lora_active_params(m, s.lora_rank, s.framework.fused_projections) : 0.0;
+  const double adapters = adapter_params(s, true);
   const double layers_fwd_per_token = 2.0 * (count_params(m).layers_active + adapters) + attention_fwd_per_token;
   double replay = 0;
   if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_layers(s.plan, stage_layers) / stage_layers;
@@ -1247,7 +1253,6 @@ void add_plan_warnings(Estimate& out, const Ctx& x) {
 Estimate estimate(const Scenario& s, bool complete) {
   const Ctx x(s);
   const ParallelPlan& pl = s.plan;
-  const ModelShape& m = s.model;
   Estimate out;
   out.plan = pl;
   out.chips = chips_of(s);
@@ -1287,8 +1292,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.params = c.total;
   out.active_params = c.active;
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
-  const double trainable_total =
-      s.mode == TrainingMode::lora ? lora_params(m, s.lora_rank, s.framework.fused_projections) : c.total;
+  const double trainable_total = frozen_base(s) ? adapter_params(s, false) : c.total;
   out.checkpoint_bytes = c.total * activation_bytes(s.precision) +
                          trainable_total * ((mixed && s.master_weights) ? 12.0 : 8.0);
   add_plan_warnings(out, x);
