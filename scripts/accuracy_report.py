@@ -354,7 +354,7 @@ def trainium_section(rows):
 # band). The leave-one-source-out refits start from scratch, so each family's figure owes nothing to
 # its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
 # swings with the start and the other families' rows. The ceilings hold today's figures with a
-# margin of about a point (2026-12-03: leave-one-source-out 13.6%, worst family 32.2%, held-out 8.8%,
+# margin of about a point (2026-12-03: leave-one-source-out 13.5%, worst family 32.2%, held-out 8.8%,
 # in sample 7.4%, p90 15.9%).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-03: 81%; held-out
 # rows 85%).
