@@ -78,10 +78,11 @@ TEST(Accuracy, PublishedLayoutsFitInMemory) {
 
 // Where a source measured memory (SimuMax's B200 runs give each rank's peak allocation, "real peak
 // alloc N GiB" in the notes), the model's allocation (everything but the runtime reserve and the
-// communication buffers outside PyTorch's allocator) matches it on the dense layouts: this is what
-// shows Megatron-LM's BF16 runs keeping FP32 gradients (0.70-0.91 of the measurement with BF16 ones).
-// The mixture-of-experts layouts are not held to it: their expert optimizer state is a known miss.
-TEST(Accuracy, DenseMemoryMatchesMeasuredPeakAllocation) {
+// communication buffers outside PyTorch's allocator) matches it: this is what shows Megatron-LM's
+// BF16 runs keeping FP32 gradients (0.70-0.91 of the measurement with BF16 ones), and DeepSeek-V3's
+// dense first layer holding no experts, on the first pipeline stage (its one-stage layout came to
+// 1.18 while every layer held them).
+TEST(Accuracy, MemoryMatchesMeasuredPeakAllocation) {
   std::ifstream f(std::string(TRAINCALC_SOURCE_DIR) + "/tests/data/published_runs.csv");
   std::stringstream text;
   text << f.rdbuf();
@@ -92,10 +93,7 @@ TEST(Accuracy, DenseMemoryMatchesMeasuredPeakAllocation) {
     const auto notes = std::find_if(r.fields.begin(), r.fields.end(), [](const auto& kv) { return kv.first == "notes"; });
     if (notes == r.fields.end()) continue;
     const auto at = notes->second.find(tag);
-    if (at == std::string::npos || r.fields.end() != std::find_if(r.fields.begin(), r.fields.end(), [](const auto& kv) {
-          return kv.first == "moe_experts" && !kv.second.empty();
-        }))
-      continue;
+    if (at == std::string::npos) continue;
     const double measured_gib = std::stod(notes->second.substr(at + tag.size()));
     const Memory m = run_estimate(parse_scenario(scenario_for_run(r, lib), lib, r.id)).memory;
     const double allocated_gib = m.weights_gib + m.gradients_gib + m.optimizer_gib + m.activations_gib;
@@ -103,7 +101,7 @@ TEST(Accuracy, DenseMemoryMatchesMeasuredPeakAllocation) {
     EXPECT_LE(allocated_gib, 1.05 * measured_gib) << r.id;
     ++checked;
   }
-  EXPECT_GE(checked, 30);
+  EXPECT_GE(checked, 36);
 }
 
 // Utilisation can never pass the hardware: 0 < MFU <= HFU <= 1 on every published layout.

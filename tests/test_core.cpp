@@ -719,6 +719,23 @@ TEST(Params, FusedProjectionsShareTheirAdaptersInput) {
   EXPECT_NEAR(lora_active_params(m, 16, false) - lora_active_params(m, 16, true), layers * r * (2 + 2) * h, 1e-6);
 }
 
+// A mixture's dense layers adapt one FFN of their own width where its expert layers adapt each
+// expert's (or, counting active parameters, the routed ones').
+TEST(Params, DenseLayersOfAMixtureAdaptOneFfn) {
+  ModelShape m = llama(32, 4096, 1408, 32, 8, 128256);
+  m.moe_experts = 8;
+  m.moe_top_k = 2;
+  ModelShape mixed = m;
+  mixed.dense_layers = 4;
+  mixed.dense_ffn_hidden = 11008;
+  const double r = 16, h = 4096, f = 1408, fd = 11008;
+  const auto unfused = [&](double ffns) { return 4 * 3 * r * ((h + fd) - ffns * (h + f)); };
+  EXPECT_NEAR(lora_params(mixed, 16, false) - lora_params(m, 16, false), unfused(8), 1e-6);
+  EXPECT_NEAR(lora_active_params(mixed, 16, false) - lora_active_params(m, 16, false), unfused(2), 1e-6);
+  EXPECT_NEAR(lora_params(mixed, 16, true) - lora_params(m, 16, true),
+              4 * r * ((2 * h + 3 * fd) - 8 * (2 * h + 3 * f)), 1e-6);
+}
+
 // A LoRA job at rank 16 whose GEMMs cost their math alone: no kernel cost, memory too fast to
 // matter, half the H100's peak.
 Scenario math_only_lora(Scenario s) {
@@ -1023,6 +1040,38 @@ TEST(Memory, ExpertStateShardsOverExpertDataParallelRanks) {
   const double dense = c.total - 24.0 * 64 * c.expert;
   EXPECT_NEAR(memory_per_device(s).optimizer_gib * 1024 * 1024 * 1024, (dense / 64 + experts / 8) * 12,
               1e-6 * experts);
+}
+
+// A mixture's dense first layers (DeepSeek-V3's first_k_dense_replace) hold a dense FFN, not
+// experts: a rank keeps the experts of the expert layers alone, and the rest whole (ZeRO 1 shards
+// only the optimizer state).
+TEST(Memory, DenseLayersOfAMixtureHoldNoExperts) {
+  Scenario s = moe_scenario(8);
+  s.model.dense_layers = 6;
+  s.model.dense_ffn_hidden = 4096;
+  const ParamCounts c = count_params(s.model);
+  const double all_experts = 18.0 * 64 * c.expert;
+  const double dense = c.total - all_experts, experts = all_experts / 8;
+  const Memory m = memory_per_device(s);
+  EXPECT_NEAR(m.weights_gib * 1024 * 1024 * 1024, (dense + experts) * 2, 1e-9 * dense);
+  EXPECT_NEAR(m.optimizer_gib * 1024 * 1024 * 1024, (dense / 64 + experts / 8) * 12, 1e-9 * dense);
+  // In a pipeline the dense layers sit on the first stage: with the first stage's 12 layers all
+  // dense, the last stage holds 12 expert layers, as in a model without dense layers (whose first
+  // stage, with the embeddings and the final norm, is larger by that norm, 4 KiB).
+  s.plan.pp = 2;
+  s.plan.dp = 32;
+  s.model.dense_layers = 12;
+  Scenario no_dense = s;
+  no_dense.model.dense_layers = 0;
+  EXPECT_NEAR(memory_per_device(s).weights_gib, memory_per_device(no_dense).weights_gib, 1e-5);
+  EXPECT_NEAR(memory_per_device(s).optimizer_gib, memory_per_device(no_dense).optimizer_gib, 1e-5);
+  // The step waits for that stage's gradient reduction and optimizer step, not the first's (the
+  // reduction all exposed, as its overlap with the backward differs).
+  s.framework.dp_overlap = no_dense.framework.dp_overlap = 0;
+  s.framework.bucket_mib = no_dense.framework.bucket_mib = 1e6;
+  const Estimate mixed = estimate(s), plain = estimate(no_dense);
+  for (const char* part : {"dp_comm", "optimizer"})
+    EXPECT_NEAR(breakdown_of(mixed, part), breakdown_of(plain, part), 1e-4 * breakdown_of(plain, part)) << part;
 }
 
 TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {

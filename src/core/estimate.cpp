@@ -573,9 +573,43 @@ EdgeTimes edge_times(const Ctx& x) {
   return e;
 }
 
-// Routed-expert parameters held by a device of any stage (they shard over expert_dp, not dp).
-double stage_expert_params(const Ctx& x) {
-  return x.stage_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.etp;
+// The layers of pipeline rank `rank` with routed experts, of the stage_layers (the largest stage's)
+// each rank is counted as holding. A mixture's dense layers (DeepSeek-V3's first_k_dense_replace)
+// are its first: rank r holds virtual chunks k pp + r (Narayanan et al. 2021, Section 2.2).
+double expert_layers_on_rank(const Ctx& x, int rank) {
+  if (x.m.moe_experts <= 0) return 0;
+  long long dense = 0;
+  for (int k = 0; k < x.pl.vpp; ++k) {
+    const long long first_layer = (static_cast<long long>(k) * x.pl.pp + rank) * x.chunk_layers;
+    dense += std::max(0LL, std::min<long long>(x.m.dense_layers, first_layer + x.chunk_layers) - first_layer);
+  }
+  return x.stage_layers - static_cast<double>(dense);
+}
+
+// The mix of layer kinds a stage's timing takes (mean_over_layer_kinds).
+double mixed_expert_layers(const Ctx& x) {
+  if (x.m.moe_experts <= 0) return 0;
+  return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
+}
+
+// Routed-expert parameters of `expert_layers` layers on a device (they shard over expert_dp, not dp).
+double expert_params(const Ctx& x, double expert_layers) {
+  return expert_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.etp;
+}
+
+double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, expert_layers_on_rank(x, rank)); }
+
+// A stage's transformer-layer parameters outside the routed experts, split over tensor parallel:
+// `expert_layers` of its layers have a router and shared experts, the others a dense FFN.
+// `gemm_weights_only` leaves out the norms and the router, which no FP8 recipe quantizes.
+double dense_params(const Ctx& x, double expert_layers, bool gemm_weights_only) {
+  const ParamCounts& c = x.params;
+  const bool moe = x.m.moe_experts > 0;
+  const double dense_ffn = !moe ? c.ffn_dense : x.m.dense_layers > 0 ? c.dense_layer - c.attention - c.norms : 0.0;
+  const double every = c.attention + (gemm_weights_only ? 0.0 : c.norms);
+  const double expert_layer = c.shared_experts + (gemm_weights_only ? 0.0 : c.router);
+  const double n = x.stage_layers;
+  return (n * every + expert_layers * expert_layer + (n - expert_layers) * dense_ffn) / x.pl.tp;
 }
 
 // Parameters a rank keeps after ZeRO sharding: dense ones over dp x cp, routed experts over
@@ -585,7 +619,7 @@ double sharded_params(const Ctx& x, double params, double experts, bool shard) {
   return (params - experts) / (x.pl.dp * x.pl.cp) + experts / x.expert_dp();
 }
 
-double trainable_expert_params(const Ctx& x) { return frozen_base(x.sc) ? 0.0 : stage_expert_params(x); }
+double trainable_expert_params(const Ctx& x, int rank) { return frozen_base(x.sc) ? 0.0 : stage_expert_params(x, rank); }
 
 double trainable_params_per_device(const Ctx& x, double params_on_device) {
   if (!frozen_base(x.sc)) return params_on_device;
@@ -596,13 +630,21 @@ double trainable_params_per_device(const Ctx& x, double params_on_device) {
 double stage_params(const Ctx& x, bool first, bool last) {
   const ParamCounts& c = x.params;
   const double t = x.pl.tp;
-  const double dense = c.attention + c.norms + c.ffn_dense + c.router + c.shared_experts;
-  double p = x.stage_layers * dense / t + stage_expert_params(x);
+  const double expert_layers = expert_layers_on_rank(x, first ? 0 : x.pl.pp - 1);
+  double p = dense_params(x, expert_layers, false) + expert_params(x, expert_layers);
   if (first) p += c.embeddings / t;
   if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
                                                 ? static_cast<double>(x.m.vocab) * x.m.hidden
                                                 : 0.0)) / t;
   return p;
+}
+
+// The pipeline rank whose gradient reduction and optimizer step take longest, as the step waits
+// for it: the one holding more parameters, the first (embeddings, a mixture's dense layers) or the
+// last (the output layer).
+int heaviest_rank(const Ctx& x) {
+  const int last = x.pl.pp - 1;
+  return last > 0 && stage_params(x, false, true) > stage_params(x, true, false) ? last : 0;
 }
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
@@ -929,9 +971,6 @@ Memory memory_per_device(const Scenario& s) {
   const double master = (mixed && s.master_weights) ? 4.0 : 0.0;
   const double opt_bytes = master + 8.0;
   const double grad_bytes = mixed ? s.framework.grad_bytes : 4.0;
-  // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
-  const double experts = stage_expert_params(x), trainable_experts = trainable_expert_params(x);
-
   double worst = -1;
   // A layer's activation bytes for each recompute choice, averaged over the model's kinds of layer
   // once: the same on every stage.
@@ -944,6 +983,9 @@ Memory memory_per_device(const Scenario& s) {
     const bool first = stage == 0, last = pl.pp == 1 || stage == 1;
     const double p_dev = stage_params(x, first, last);
     const double trainable = trainable_params_per_device(x, p_dev);
+    // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
+    const int rank = first ? 0 : pl.pp - 1;
+    const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
     Memory cur;
     cur.weights_gib = sharded_params(x, p_dev, experts, pl.zero >= 3) * wbytes / kGiB;
     if (s.mode == TrainingMode::lora) cur.weights_gib += trainable * wbytes / kGiB;
@@ -1026,9 +1068,8 @@ double busiest_edge_s(const EdgeTimes& E) {
 // written of each weight.
 double weight_quantization_s(const Ctx& x, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
-  const ParamCounts& c = x.params;
-  const double held =
-      x.stage_layers * (c.attention + c.ffn_dense + c.shared_experts) / x.pl.tp + stage_expert_params(x);
+  const double expert_layers = mixed_expert_layers(x);
+  const double held = dense_params(x, expert_layers, true) + expert_params(x, expert_layers);
   return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
@@ -1092,9 +1133,10 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
   // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
   // all-gather of updated weights (Rajbhandari et al. 2020). Reduction overlaps the last
   // micro-batch's backward except its last bucket (Li et al. 2020, PyTorch DDP).
-  const double p_dev = stage_params(x, true, pl.pp == 1);
+  const int rank = heaviest_rank(x);
+  const double p_dev = stage_params(x, rank == 0, rank == pl.pp - 1);
   const double trainable = trainable_params_per_device(x, p_dev);
-  const double experts = stage_expert_params(x), trainable_experts = trainable_expert_params(x);
+  const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
   const int dp_n = pl.dp * pl.cp;
   const double overlap = s.framework.dp_overlap;
   const double rank_grad_bytes = trainable * s.framework.grad_bytes;
@@ -1172,8 +1214,9 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
 double optimizer_s(const Ctx& x) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const double trainable = trainable_params_per_device(x, stage_params(x, true, pl.pp == 1));
-  const double trainable_experts = trainable_expert_params(x);
+  const int rank = heaviest_rank(x);
+  const double trainable = trainable_params_per_device(x, stage_params(x, rank == 0, rank == pl.pp - 1));
+  const double trainable_experts = trainable_expert_params(x, rank);
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;

@@ -118,19 +118,26 @@ int max_lora_rank(const ModelShape& m) {
 }
 
 namespace {
-double lora_params_over(const ModelShape& m, int rank, double experts, bool fused_projections) {
-  if (rank <= 0) return 0;
-  const double h = m.hidden, f = m.ffn_hidden, r = rank;
+// One layer's adapters: attention's, and `ffns` FFNs of width f (its experts, or one dense FFN).
+double layer_lora_params(const ModelShape& m, double r, double ffns, double f, bool fused_projections) {
+  const double h = m.hidden;
   const double kv = kv_width(m);
   // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out); a fused module is one W.
   const double q = attention_width(m);
   if (fused_projections) {
     const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f;
-    return m.layers * r * ((h + q + 2 * kv) + (q + h) + experts * ((h + ffn_in) + (f + h)));
+    return r * ((h + q + 2 * kv) + (q + h) + ffns * ((h + ffn_in) + (f + h)));
   }
   const double attn = r * ((h + q) + (h + kv) + (h + kv) + (q + h));
-  const double ffn_each = r * (h + f);
-  return m.layers * (attn + experts * ffn_matrices(m) * ffn_each);
+  return attn + ffns * ffn_matrices(m) * r * (h + f);
+}
+
+// A mixture's dense layers (DeepSeek-V3's first_k_dense_replace) adapt one FFN of their own width.
+double lora_params_over(const ModelShape& m, int rank, double experts, bool fused_projections) {
+  if (rank <= 0) return 0;
+  const int dense = m.dense_layers;
+  return (m.layers - dense) * layer_lora_params(m, rank, experts, m.ffn_hidden, fused_projections) +
+         dense * layer_lora_params(m, rank, 1, m.dense_ffn_hidden, fused_projections);
 }
 }  // namespace
 
