@@ -1074,6 +1074,31 @@ TEST(Memory, DenseLayersOfAMixtureHoldNoExperts) {
     EXPECT_NEAR(breakdown_of(mixed, part), breakdown_of(plain, part), 1e-4 * breakdown_of(plain, part)) << part;
 }
 
+// A rank between the first and the last can hold the most: with the first rank's layers all dense,
+// the second keeps expert layers, more micro-batches in flight than the last and no output layer.
+// Short sequences and a small vocabulary make the experts outweigh the activations and the output
+// layer, so it is the largest.
+TEST(Memory, AMiddleRankWithExpertsCanBeTheLargest) {
+  Scenario s = moe_scenario(8);
+  s.model.seq_len = 128;
+  s.model.vocab = 1000;
+  s.model.dense_layers = 6;
+  s.model.dense_ffn_hidden = 4096;
+  s.plan.pp = 4;
+  s.plan.dp = 16;
+  ASSERT_FALSE(check_plan(s));
+  const ParamCounts c = count_params(s.model);
+  const double held = 6 * (c.attention + c.norms + c.router + c.shared_experts + 64 * c.expert / 8);
+  EXPECT_NEAR(memory_per_device(s).weights_gib * 1024 * 1024 * 1024, held * 2, 1e-9 * held);
+  // Dense layers spread among the expert layers leave every rank the mix, a quarter of its layers
+  // dense: the first rank, with the embeddings, is then the largest.
+  s.model.dense_layers_first = false;
+  const double dense_ffn = 3.0 * 2048 * 4096;
+  const double mixed = 6 * (c.attention + c.norms) + 4.5 * (c.router + c.shared_experts + 64 * c.expert / 8) +
+                       1.5 * dense_ffn + c.embeddings;
+  EXPECT_NEAR(memory_per_device(s).weights_gib * 1024 * 1024 * 1024, mixed * 2, 1e-9 * mixed);
+}
+
 TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {
   // ep 8 on 8-GPU nodes: an expert shard's replicas sit one per node, so its gradient reduction
   // has no intra-node stage. ep 64 leaves every expert shard with a single replica.

@@ -109,7 +109,13 @@ TEST(HfConfig, QwenMoeDenseLayersFromSparseStepAndMlpOnlyLayers) {
   c["mlp_only_layers"] = {1};
   const HfModel m = tc::io::parse_hf_config(c, "model.hf_config");
   EXPECT_EQ(m.model.dense_layers, 13);
+  EXPECT_FALSE(m.model.dense_layers_first);  // spread: every pipeline rank holds the mix
   EXPECT_EQ(m.model.dense_ffn_hidden, 5632);
+  c["decoder_sparse_step"] = 1;
+  c["mlp_only_layers"] = {0, 1};
+  const HfModel first_two = tc::io::parse_hf_config(c, "model.hf_config");
+  EXPECT_EQ(first_two.model.dense_layers, 2);
+  EXPECT_TRUE(first_two.model.dense_layers_first);
   // A sparse layer holds 60 routed experts of 3 x 2048 x 1408 and a 2048 x 60 router beyond a
   // dense one (its 4 shared experts match the dense FFN, 3 x 2048 x 5632): 519,168,000 more.
   EXPECT_DOUBLE_EQ(tc::count_params(m.model).total, all_sparse - 13 * 519168000.0);
@@ -121,6 +127,7 @@ TEST(HfConfig, DeepSeekV3LatentAttentionSharedExpertsDenseLayers) {
   const HfModel ds = read("deepseek-v3.json");
   const tc::ModelShape& m = ds.model;
   EXPECT_EQ(m.dense_layers, 3);
+  EXPECT_TRUE(m.dense_layers_first);
   EXPECT_EQ(m.dense_ffn_hidden, 18432);
   EXPECT_EQ(m.moe_shared_experts, 1);
   EXPECT_EQ(m.kv_lora_rank, 512);

@@ -573,23 +573,25 @@ EdgeTimes edge_times(const Ctx& x) {
   return e;
 }
 
+// The mix of layer kinds a stage's timing takes (mean_over_layer_kinds).
+double mixed_expert_layers(const Ctx& x) {
+  if (x.m.moe_experts <= 0) return 0;
+  return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
+}
+
 // The layers of pipeline rank `rank` with routed experts, of the stage_layers (the largest stage's)
-// each rank is counted as holding. A mixture's dense layers (DeepSeek-V3's first_k_dense_replace)
-// are its first: rank r holds virtual chunks k pp + r (Narayanan et al. 2021, Section 2.2).
+// each rank is counted as holding. A mixture's dense layers that are its first (DeepSeek-V3's
+// first_k_dense_replace) sit on the first ranks, rank r holding virtual chunks k pp + r (Narayanan
+// et al. 2021, Section 2.2); spread ones leave every rank the mix.
 double expert_layers_on_rank(const Ctx& x, int rank) {
   if (x.m.moe_experts <= 0) return 0;
+  if (!x.m.dense_layers_first) return mixed_expert_layers(x);
   long long dense = 0;
   for (int k = 0; k < x.pl.vpp; ++k) {
     const long long first_layer = (static_cast<long long>(k) * x.pl.pp + rank) * x.chunk_layers;
     dense += std::max(0LL, std::min<long long>(x.m.dense_layers, first_layer + x.chunk_layers) - first_layer);
   }
   return x.stage_layers - static_cast<double>(dense);
-}
-
-// The mix of layer kinds a stage's timing takes (mean_over_layer_kinds).
-double mixed_expert_layers(const Ctx& x) {
-  if (x.m.moe_experts <= 0) return 0;
-  return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
 }
 
 // Routed-expert parameters of `expert_layers` layers on a device (they shard over expert_dp, not dp).
@@ -626,25 +628,19 @@ double trainable_params_per_device(const Ctx& x, double params_on_device) {
   return adapter_params(x.sc, false) / (x.pl.tp * x.pl.pp);
 }
 
-// Parameters held by the device of the given pipeline stage (first or last) before ZeRO sharding.
-double stage_params(const Ctx& x, bool first, bool last) {
+// Parameters held by a device of pipeline rank `rank` before ZeRO sharding: the first holds the
+// embeddings, the last the output layer.
+double stage_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
   const double t = x.pl.tp;
-  const double expert_layers = expert_layers_on_rank(x, first ? 0 : x.pl.pp - 1);
+  const bool first = rank == 0, last = rank == x.pl.pp - 1;
+  const double expert_layers = expert_layers_on_rank(x, rank);
   double p = dense_params(x, expert_layers, false) + expert_params(x, expert_layers);
   if (first) p += c.embeddings / t;
   if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
                                                 ? static_cast<double>(x.m.vocab) * x.m.hidden
                                                 : 0.0)) / t;
   return p;
-}
-
-// The pipeline rank whose gradient reduction and optimizer step take longest, as the step waits
-// for it: the one holding more parameters, the first (embeddings, a mixture's dense layers) or the
-// last (the output layer).
-int heaviest_rank(const Ctx& x) {
-  const int last = x.pl.pp - 1;
-  return last > 0 && stage_params(x, false, true) > stage_params(x, true, false) ? last : 0;
 }
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
@@ -960,6 +956,21 @@ double model_flops_per_token(const Scenario& s) {
   return 6.0 * matmul + attention;
 }
 
+// The pipeline ranks whose memory can be the largest: the first (most micro-batches in flight,
+// the embeddings), the last (the output layer and logits) and, between them, each rank holding
+// expert layers that the rank before it lacks (a mixture's dense layers sit on the first ranks);
+// any other rank keeps fewer micro-batches than the one before it and no more parameters.
+std::vector<int> ranks_to_check(const Ctx& x) {
+  std::vector<int> ranks = {0};
+  for (int r = 1; r < x.pl.pp - 1 && x.m.dense_layers > 0 && x.m.dense_layers_first; ++r) {
+    const double experts = expert_layers_on_rank(x, r);
+    if (experts > expert_layers_on_rank(x, r - 1)) ranks.push_back(r);
+    if (experts >= x.stage_layers) break;
+  }
+  if (x.pl.pp > 1) ranks.push_back(x.pl.pp - 1);
+  return ranks;
+}
+
 Memory memory_per_device(const Scenario& s) {
   const Ctx x(s);
   const ParallelPlan& pl = s.plan;
@@ -979,12 +990,11 @@ Memory memory_per_device(const Scenario& s) {
                                  layer_activation_bytes(c, Recompute::selective),
                                  layer_activation_bytes(c, Recompute::full)};
   });
-  for (int stage = 0; stage < (pl.pp > 1 ? 2 : 1); ++stage) {
-    const bool first = stage == 0, last = pl.pp == 1 || stage == 1;
-    const double p_dev = stage_params(x, first, last);
+  for (const int rank : ranks_to_check(x)) {
+    const bool last = rank == pl.pp - 1;
+    const double p_dev = stage_params(x, rank);
     const double trainable = trainable_params_per_device(x, p_dev);
     // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
-    const int rank = first ? 0 : pl.pp - 1;
     const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
     Memory cur;
     cur.weights_gib = sharded_params(x, p_dev, experts, pl.zero >= 3) * wbytes / kGiB;
@@ -992,14 +1002,11 @@ Memory memory_per_device(const Scenario& s) {
     cur.gradients_gib = sharded_params(x, trainable, trainable_experts, pl.zero >= 2) * grad_bytes / kGiB;
     cur.optimizer_gib = sharded_params(x, trainable, trainable_experts, pl.zero >= 1) * opt_bytes / kGiB;
 
-    // 1F1B keeps up to pp micro-batches in flight on the first stage; interleaving adds
-    // 1 + (p-1)/(p v) (Korthikanti et al. 2022, Section 4.2.3).
-    double in_flight = 1;
-    if (pl.pp > 1) {
-      const double stages_ahead = first ? pl.pp : 1;
-      in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
-      if (pl.vpp > 1 && first) in_flight *= 1.0 + (pl.pp - 1.0) / (pl.pp * pl.vpp);
-    }
+    // 1F1B keeps up to pp - r micro-batches in flight on rank r; interleaving adds
+    // 1 + (p-1)/(p v) on the first (Korthikanti et al. 2022, Section 4.2.3), none on the last.
+    const double stages_ahead = pl.pp - rank;
+    double in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
+    if (pl.vpp > 1) in_flight *= 1.0 + (stages_ahead - 1.0) / (pl.pp * pl.vpp);
     auto layer_bytes = [&](Recompute rc) { return bytes_by_recompute[static_cast<std::size_t>(rc)]; };
     // Layers that recompute keep their input only; the others (block recompute of some) keep all.
     const double replayed = recomputed_layers(pl, x.stage_layers);
@@ -1068,6 +1075,7 @@ double busiest_edge_s(const EdgeTimes& E) {
 // written of each weight.
 double weight_quantization_s(const Ctx& x, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
+  // On the busiest stage's mix of layer kinds, as the layers' own times are.
   const double expert_layers = mixed_expert_layers(x);
   const double held = dense_params(x, expert_layers, true) + expert_params(x, expert_layers);
   return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
@@ -1124,7 +1132,7 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   return {mb_matmul, mb_attention, mb_memory, mb_tp, mb_cp, mb_ep, mb_recompute, mb_p2p};
 }
 
-double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
+double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
   const double n = x.stage_layers;
@@ -1133,8 +1141,7 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
   // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
   // all-gather of updated weights (Rajbhandari et al. 2020). Reduction overlaps the last
   // micro-batch's backward except its last bucket (Li et al. 2020, PyTorch DDP).
-  const int rank = heaviest_rank(x);
-  const double p_dev = stage_params(x, rank == 0, rank == pl.pp - 1);
+  const double p_dev = stage_params(x, rank);
   const double trainable = trainable_params_per_device(x, p_dev);
   const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
   const int dp_n = pl.dp * pl.cp;
@@ -1211,11 +1218,10 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute) {
   return dp_exposed;
 }
 
-double optimizer_s(const Ctx& x) {
+double optimizer_s(const Ctx& x, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const int rank = heaviest_rank(x);
-  const double trainable = trainable_params_per_device(x, stage_params(x, rank == 0, rank == pl.pp - 1));
+  const double trainable = trainable_params_per_device(x, stage_params(x, rank));
   const double trainable_experts = trainable_expert_params(x, rank);
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).
@@ -1310,6 +1316,9 @@ Estimate estimate(const Scenario& s, bool complete) {
   // each other stage, (p - 1) / v stage times (Narayanan et al. 2021, Section 2.2, for equal
   // stages). Those stages lack the output layer and loss that make the busiest one.
   const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
+  // The step waits for the slower rank's gradient reduction and optimizer step: the first holds the
+  // embeddings (and a mixture's dense layers), the last the output layer and all expert layers.
+  const int last_rank = pl.pp - 1;
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},
@@ -1320,8 +1329,8 @@ Estimate estimate(const Scenario& s, bool complete) {
       {"ep_comm", mbs * mb.ep},
       {"pp_p2p", mbs * mb.p2p},
       {"pp_bubble", bubble},
-      {"dp_comm", dp_exposed_s(x, L, mb.recompute)},
-      {"optimizer", optimizer_s(x)},
+      {"dp_comm", std::max(dp_exposed_s(x, L, mb.recompute, 0), dp_exposed_s(x, L, mb.recompute, last_rank))},
+      {"optimizer", std::max(optimizer_s(x, 0), optimizer_s(x, last_rank))},
   };
   double step = 0;
   for (const auto& t : out.breakdown_s) step += t.value;

@@ -137,10 +137,13 @@ struct ModelShape {
   int moe_top_k = 0;
   int moe_shared_experts = 0;
   // Layers of a mixture-of-experts model that have a dense FFN of dense_ffn_hidden instead of
-  // experts (DeepSeek-V3's first_k_dense_replace, Qwen-MoE's mlp_only_layers). Counted exactly in
-  // the parameters; timed and held in memory as expert layers (see docs/hf-config.md).
+  // experts (DeepSeek-V3's first_k_dense_replace, Qwen-MoE's mlp_only_layers): counted exactly in
+  // the parameters, each kind timed as itself (see docs/hf-config.md).
   int dense_layers = 0;
   int dense_ffn_hidden = 0;
+  // They are the model's first layers (DeepSeek-V3), held by the first pipeline ranks; else
+  // (spread among the expert layers: Qwen-MoE's decoder_sparse_step) every rank holds the mix.
+  bool dense_layers_first = true;
   // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, Section 2.1; DeepSeek-V3, arXiv
   // 2412.19437, Section 2.1.1): keys and values come from a kv_lora_rank latent (plus one shared
   // rotary key of qk_rope_head_dim), queries from a q_lora_rank latent (0: straight from hidden).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <vector>
 
 #include "core/estimate.hpp"
 #include "core/text.hpp"
@@ -183,6 +184,13 @@ void read_mixtral(Config& c, HfModel& out) {
   read_experts(c, out.model, "num_local_experts", "num_experts_per_tok");
 }
 
+// Which layers have a dense FFN instead of experts: how many, and whether they are the first ones
+// (the pipeline's first ranks then hold them) or spread among the expert layers.
+void count_dense_layers(const std::vector<bool>& dense, ModelShape& m) {
+  m.dense_layers = static_cast<int>(std::count(dense.begin(), dense.end(), true));
+  m.dense_layers_first = std::all_of(dense.begin(), dense.begin() + m.dense_layers, [](bool d) { return d; });
+}
+
 // Qwen2-MoE / Qwen3-MoE (Qwen2MoeSparseMoeBlock): layer i is sparse unless listed in
 // mlp_only_layers or (i + 1) is not a multiple of decoder_sparse_step; dense layers keep
 // intermediate_size. Qwen2-MoE adds one gated shared expert of shared_expert_intermediate_size.
@@ -200,8 +208,9 @@ void read_qwen_moe(Config& c, const std::string& type, HfModel& out) {
     for (std::size_t i = 0; i < a.size(); ++i)
       mlp_only.insert(to_int64(a[i], path_index(c.field("mlp_only_layers"), i), 0, m.layers - 1));
   }
-  for (int i = 0; i < m.layers; ++i)
-    if (mlp_only.count(i) > 0 || (i + 1) % step != 0) ++m.dense_layers;
+  std::vector<bool> dense(static_cast<std::size_t>(m.layers));
+  for (int i = 0; i < m.layers; ++i) dense[i] = mlp_only.count(i) > 0 || (i + 1) % step != 0;
+  count_dense_layers(dense, m);
   m.dense_ffn_hidden = dense_width;
   if (const int shared = c.integer_or("shared_expert_intermediate_size", 0, kMaxFfnHidden, 0); shared > 0) {
     // As shared experts of the routed width: exact when the width is a multiple (5632 = 4 x 1408).
@@ -228,8 +237,9 @@ void read_deepseek(Config& c, HfModel& out) {
   m.moe_shared_experts = c.integer_or("n_shared_experts", 0, kMaxExperts, 0);
   const int first_dense = c.integer_or("first_k_dense_replace", 0, m.layers, 0);
   const int freq = c.integer_or("moe_layer_freq", 1, kMaxLayers, 1);
-  for (int i = 0; i < m.layers; ++i)
-    if (i < first_dense || i % freq != 0) ++m.dense_layers;
+  std::vector<bool> dense(static_cast<std::size_t>(m.layers));
+  for (int i = 0; i < m.layers; ++i) dense[i] = i < first_dense || i % freq != 0;
+  count_dense_layers(dense, m);
   if (m.dense_layers == m.layers)
     throw InputError(c.field("first_k_dense_replace"), "leaves no layer with experts");
   m.q_lora_rank = c.integer_or("q_lora_rank", 1, kMaxHidden, 0);
