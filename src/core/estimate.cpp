@@ -573,7 +573,8 @@ EdgeTimes edge_times(const Ctx& x) {
   return e;
 }
 
-// The mix of layer kinds a stage's timing takes (mean_over_layer_kinds).
+// The expert layers of a stage holding the model's mix of layer kinds, as its timing takes it
+// (mean_over_layer_kinds).
 double mixed_expert_layers(const Ctx& x) {
   if (x.m.moe_experts <= 0) return 0;
   return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
@@ -1002,8 +1003,9 @@ Memory memory_per_device(const Scenario& s) {
     cur.gradients_gib = sharded_params(x, trainable, trainable_experts, pl.zero >= 2) * grad_bytes / kGiB;
     cur.optimizer_gib = sharded_params(x, trainable, trainable_experts, pl.zero >= 1) * opt_bytes / kGiB;
 
-    // 1F1B keeps up to pp - r micro-batches in flight on rank r; interleaving adds
-    // 1 + (p-1)/(p v) on the first (Korthikanti et al. 2022, Section 4.2.3), none on the last.
+    // 1F1B keeps up to pp - r micro-batches in flight on rank r. Interleaving multiplies the first's
+    // by 1 + (p-1)/(p v) (Korthikanti et al. 2022, Section 4.2.3) and leaves the last's; a rank
+    // between them is taken at 1 + (p-r-1)/(p v), in proportion (assumed).
     const double stages_ahead = pl.pp - rank;
     double in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
     if (pl.vpp > 1) in_flight *= 1.0 + (stages_ahead - 1.0) / (pl.pp * pl.vpp);
@@ -1317,7 +1319,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   // stages). Those stages lack the output layer and loss that make the busiest one.
   const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
   // The step waits for the slower rank's gradient reduction and optimizer step: the first holds the
-  // embeddings (and a mixture's dense layers), the last the output layer and all expert layers.
+  // embeddings (and a mixture's leading dense layers), the last the output layer.
   const int last_rank = pl.pp - 1;
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
