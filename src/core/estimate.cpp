@@ -526,6 +526,8 @@ LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
 // experts (first_k_dense_replace). f(x) is evaluated on each kind of layer and averaged over the
 // model's mix of them; a stage is taken to hold that mix (DeepSeek-V3's dense layers sit on the
 // first stage in fact).
+double dense_layer_share(const ModelShape& m) { return static_cast<double>(m.dense_layers) / m.layers; }
+
 template <class F>
 auto mean_over_layer_kinds(const Ctx& x, F f) {
   const ModelShape& m = x.m;
@@ -535,7 +537,7 @@ auto mean_over_layer_kinds(const Ctx& x, F f) {
   d.moe_experts = d.moe_top_k = d.moe_shared_experts = d.dense_layers = 0;
   d.ffn_hidden = m.dense_ffn_hidden;
   const Ctx dx(dense);
-  return blend(f(x), static_cast<double>(m.dense_layers) / m.layers, f(dx));
+  return blend(f(x), dense_layer_share(m), f(dx));
 }
 
 LayerTimes layer_times(const Ctx& x) { return mean_over_layer_kinds(x, one_layer_times); }
@@ -577,7 +579,7 @@ EdgeTimes edge_times(const Ctx& x) {
 // (mean_over_layer_kinds).
 double mixed_expert_layers(const Ctx& x) {
   if (x.m.moe_experts <= 0) return 0;
-  return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
+  return x.stage_layers * (1.0 - dense_layer_share(x.m));
 }
 
 // The layers of pipeline rank `rank` with routed experts, of the stage_layers (the largest stage's)
@@ -963,10 +965,12 @@ double model_flops_per_token(const Scenario& s) {
 // any other rank keeps fewer micro-batches than the one before it and no more parameters.
 std::vector<int> ranks_to_check(const Ctx& x) {
   std::vector<int> ranks = {0};
+  double before = expert_layers_on_rank(x, 0);
   for (int r = 1; r < x.pl.pp - 1 && x.m.dense_layers > 0 && x.m.dense_layers_first; ++r) {
     const double experts = expert_layers_on_rank(x, r);
-    if (experts > expert_layers_on_rank(x, r - 1)) ranks.push_back(r);
+    if (experts > before) ranks.push_back(r);
     if (experts >= x.stage_layers) break;
+    before = experts;
   }
   if (x.pl.pp > 1) ranks.push_back(x.pl.pp - 1);
   return ranks;
@@ -1320,7 +1324,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
   // The step waits for the slower rank's gradient reduction and optimizer step: the first holds the
   // embeddings (and a mixture's leading dense layers), the last the output layer.
-  const int last_rank = pl.pp - 1;
+  auto slower_end = [&](auto per_rank) { return pl.pp > 1 ? std::max(per_rank(0), per_rank(pl.pp - 1)) : per_rank(0); };
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},
@@ -1331,8 +1335,8 @@ Estimate estimate(const Scenario& s, bool complete) {
       {"ep_comm", mbs * mb.ep},
       {"pp_p2p", mbs * mb.p2p},
       {"pp_bubble", bubble},
-      {"dp_comm", std::max(dp_exposed_s(x, L, mb.recompute, 0), dp_exposed_s(x, L, mb.recompute, last_rank))},
-      {"optimizer", std::max(optimizer_s(x, 0), optimizer_s(x, last_rank))},
+      {"dp_comm", slower_end([&](int rank) { return dp_exposed_s(x, L, mb.recompute, rank); })},
+      {"optimizer", slower_end([&](int rank) { return optimizer_s(x, rank); })},
   };
   double step = 0;
   for (const auto& t : out.breakdown_s) step += t.value;
