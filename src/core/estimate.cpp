@@ -526,8 +526,6 @@ LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
 // experts (first_k_dense_replace). f(x) is evaluated on each kind of layer and averaged over the
 // model's mix of them; a stage is taken to hold that mix (DeepSeek-V3's dense layers sit on the
 // first stage in fact).
-double dense_layer_share(const ModelShape& m) { return static_cast<double>(m.dense_layers) / m.layers; }
-
 template <class F>
 auto mean_over_layer_kinds(const Ctx& x, F f) {
   const ModelShape& m = x.m;
@@ -537,7 +535,7 @@ auto mean_over_layer_kinds(const Ctx& x, F f) {
   d.moe_experts = d.moe_top_k = d.moe_shared_experts = d.dense_layers = 0;
   d.ffn_hidden = m.dense_ffn_hidden;
   const Ctx dx(dense);
-  return blend(f(x), dense_layer_share(m), f(dx));
+  return blend(f(x), static_cast<double>(m.dense_layers) / m.layers, f(dx));
 }
 
 LayerTimes layer_times(const Ctx& x) { return mean_over_layer_kinds(x, one_layer_times); }
@@ -579,7 +577,7 @@ EdgeTimes edge_times(const Ctx& x) {
 // (mean_over_layer_kinds).
 double mixed_expert_layers(const Ctx& x) {
   if (x.m.moe_experts <= 0) return 0;
-  return x.stage_layers * (1.0 - dense_layer_share(x.m));
+  return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
 }
 
 // The layers of pipeline rank `rank` with routed experts, of the stage_layers (the largest stage's)
@@ -1324,7 +1322,12 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
   // The step waits for the slower rank's gradient reduction and optimizer step: the first holds the
   // embeddings (and a mixture's leading dense layers), the last the output layer.
-  auto slower_end = [&](auto per_rank) { return pl.pp > 1 ? std::max(per_rank(0), per_rank(pl.pp - 1)) : per_rank(0); };
+  const int last = pl.pp - 1;
+  double dp_comm = dp_exposed_s(x, L, mb.recompute, 0), optimizer = optimizer_s(x, 0);
+  if (last > 0) {
+    dp_comm = std::max(dp_comm, dp_exposed_s(x, L, mb.recompute, last));
+    optimizer = std::max(optimizer, optimizer_s(x, last));
+  }
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},
@@ -1335,8 +1338,8 @@ Estimate estimate(const Scenario& s, bool complete) {
       {"ep_comm", mbs * mb.ep},
       {"pp_p2p", mbs * mb.p2p},
       {"pp_bubble", bubble},
-      {"dp_comm", slower_end([&](int rank) { return dp_exposed_s(x, L, mb.recompute, rank); })},
-      {"optimizer", slower_end([&](int rank) { return optimizer_s(x, rank); })},
+      {"dp_comm", dp_comm},
+      {"optimizer", optimizer},
   };
   double step = 0;
   for (const auto& t : out.breakdown_s) step += t.value;
