@@ -861,6 +861,21 @@ TEST(Estimate, Fp8WeightsAreQuantizedOnceAStepWhereCached) {
               (256 / 32 - 1) * 32 * (cm.attention + 64 * cm.expert / 8) * 4.0 / bw, 1e-9 * moe_every);
 }
 
+// A stack that traces its graph on the host waits for that work once a step, whatever the step's
+// micro-batches; a stack that launches asynchronously does not wait at all.
+TEST(Estimate, TracedGraphsAddTheHostCostOnceAStep) {
+  Scenario s = h100_scenario();
+  s.accelerator.cal.step_overhead_ms = 90;
+  const Estimate async = estimate(s);
+  EXPECT_EQ(breakdown_of(async, "step_overhead"), 0);
+  s.framework.traces_graphs = true;
+  const Estimate traced = estimate(s);
+  EXPECT_DOUBLE_EQ(breakdown_of(traced, "step_overhead"), 0.09);
+  EXPECT_NEAR(traced.step_time_s - async.step_time_s, 0.09, 1e-12);
+  s.global_batch *= 4;  // four times the micro-batches
+  EXPECT_DOUBLE_EQ(breakdown_of(estimate(s), "step_overhead"), 0.09);
+}
+
 // ZeRO-2 keeps no full gradient buffer: it reduce-scatters every micro-batch's gradients, where
 // ZeRO-1 accumulates and reduces once a step; with nothing hidden, each extra micro-batch adds one
 // reduce-scatter.

@@ -357,6 +357,9 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
     EXPECT_LE(c.kernel_overhead_us, 15.0) << a.id;
     EXPECT_GT(c.hbm_efficiency, 0.3) << a.id;
     EXPECT_LE(c.hbm_efficiency, 1.0) << a.id;
+    // A traced step's host work: tenths of a second at most (scripts/calibrate.py bounds it at 300 ms).
+    EXPECT_GE(c.step_overhead_ms, 0.0) << a.id;
+    EXPECT_LE(c.step_overhead_ms, 300.0) << a.id;
     // At most the chip's power halves its tensor clock.
     tc::Scenario alone;
     alone.accelerator = a;
@@ -378,7 +381,18 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
       EXPECT_LE(share, 1.0) << f.id;
     }
     EXPECT_GT(f.elementwise_kernels_per_layer, 0.0) << f.id;
+    // Only PyTorch/XLA stacks trace their graphs, and those run on Neuron alone.
+    if (f.traces_graphs) {
+      EXPECT_FALSE(f.runs_on_gpu) << f.id;
+    }
   }
+  // Trainium's stacks pay the per-step host cost its runs were fitted with; the GPUs' none.
+  EXPECT_GT(lib.accelerator("trainium1")->cal.step_overhead_ms, 0) << "trainium1";
+  EXPECT_EQ(lib.accelerator("h100-sxm")->cal.step_overhead_ms, 0) << "h100-sxm";
+  for (const char* id : {"neuronx-distributed", "neuron-nemo-megatron", "pytorch-xla-neuron"}) {
+    EXPECT_TRUE(lib.framework(id)->traces_graphs) << id;
+  }
+  EXPECT_FALSE(lib.framework("fsdp")->traces_graphs);
 }
 
 // The shapes must reproduce the published counts (the count itself is the core's; a mismatch
@@ -473,6 +487,12 @@ TEST(PresetErrors, ZeroAndNegativeSizes) {
   doc = builtin_json("presets/frameworks.json");
   doc["frameworks"][0]["ep_overlap"] = -0.1;
   EXPECT_EQ(merge_error("f.json", doc), "f.json: frameworks[0].ep_overlap: must be >= 0 (got -0.1)");
+  doc["frameworks"][0]["ep_overlap"] = 0;
+  doc["frameworks"][0]["traces_graphs"] = 1;
+  EXPECT_TRUE(contains(merge_error("f.json", doc), "frameworks[0].traces_graphs")) << merge_error("f.json", doc);
+  doc = builtin_json("presets/accelerators.json");
+  doc["accelerators"][0]["calibration"]["step_overhead_ms"] = -5;
+  EXPECT_EQ(merge_error("a.json", doc), "a.json: accelerators[0].calibration.step_overhead_ms: must be >= 0 (got -5)");
 }
 
 TEST(PresetErrors, AbsurdSizesAreRejected) {

@@ -25,6 +25,7 @@ const std::pair<const char*, const char*> kLabels[] = {
     {"pp_bubble", "pipeline bubble"},
     {"dp_comm", "data-parallel reduction (exposed)"},
     {"optimizer", "optimizer step"},
+    {"step_overhead", "graph tracing and sync (per step)"},
     // Wall time of a run (WallTime::terms) and the compute cost by term.
     {"training", "training"},
     {"compile", "compilation"},

@@ -268,6 +268,9 @@ const TermModel kTermModels[] = {
                 "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
                 "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023)", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
+    {"step_overhead", "the host's work once a step where the stack traces its graph (PyTorch/XLA's lazy tensors: "
+                      "the step's graph traced anew, the device waited for at its end): the accelerator's "
+                      "step_overhead_ms, fitted on published runs; none for stacks that launch asynchronously", ""},
 };
 
 ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
@@ -356,6 +359,11 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
   const Accelerator& a = job.spec.scenario.accelerator;
   if (term == "attention") {
     x.inputs.push_back(attention_input(r, job, lib));
+  } else if (term == "step_overhead") {
+    const FrameworkProfile& f = job.spec.scenario.framework;
+    x.inputs.push_back({"traced graphs", f.traces_graphs ? "yes: " + format_fixed(a.cal.step_overhead_ms, 0) + " ms a step" : "no",
+                        framework_field_source(lib, f, &FrameworkProfile::traces_graphs, "traces_graphs",
+                                               "the stack launches asynchronously")});
   } else if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
     x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",

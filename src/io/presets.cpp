@@ -45,13 +45,14 @@ constexpr double kMaxLatencyUs = 1e6;
 constexpr double kMaxNetworkGbps = 1e7;
 constexpr double kMaxHostPowerW = 1e7;
 constexpr double kMaxPriceUsd = 1e6;
+constexpr double kMaxStepOverheadMs = 1e5;
 constexpr double kMaxParams = 1e15;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
 const std::vector<std::string_view> kPrecisionKeys = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
 const std::vector<std::string_view> kCalibrationKeys = {
     "matmul_efficiency_max", "fp8_matmul_efficiency_max", "kernel_overhead_us",  "attention_efficiency",
-    "attention_v3_efficiency", "gemm_energy_pj_per_flop",
+    "attention_v3_efficiency", "gemm_energy_pj_per_flop", "step_overhead_ms",
     "hbm_efficiency",        "runtime_reserve_gib", "fitted_on"};
 const std::vector<std::string_view> kAcceleratorKeys = {
     "id",     "name",    "peak_tflops",         "hbm_gib",     "hbm_tb_per_s", "devices_per_chip",
@@ -89,7 +90,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero",
+                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "traces_graphs", "selective_recompute", "zero3_gathers_per_layer", "max_zero",
                                                       "ep_overlap", "dp_all_nics", "runs_on", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -279,6 +280,7 @@ std::vector<SourceNote> read_accelerator(const Json& j, const std::string& path,
     if (cf.want("kernel_overhead_us")) {
       cal.kernel_overhead_us = get_number(c, "kernel_overhead_us", cp, 0, kMaxLatencyUs);
     }
+    cal.step_overhead_ms = get_number_or(c, "step_overhead_ms", cp, 0, kMaxStepOverheadMs, cal.step_overhead_ms);
     if (cf.want("attention_efficiency")) {
       cal.attention_efficiency = get_number(c, "attention_efficiency", cp, kMinEfficiency, 1);
     }
@@ -672,6 +674,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.dispatch_once_per_rank = get_bool_or(j, "dispatch_once_per_rank", path, fw.dispatch_once_per_rank);
   fw.fused_projections = get_bool_or(j, "fused_projections", path, fw.fused_projections);
   fw.caches_quantized_weights = get_bool_or(j, "caches_quantized_weights", path, fw.caches_quantized_weights);
+  fw.traces_graphs = get_bool_or(j, "traces_graphs", path, fw.traces_graphs);
   fw.selective = get_enum_or(j, "selective_recompute", path, {"attention", "every_other_matmul"}, "attention") ==
                          "every_other_matmul"
                      ? FrameworkProfile::Selective::every_other_matmul
