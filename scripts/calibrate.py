@@ -2,7 +2,8 @@
 """Fit the accelerator calibration constants on published runs (tests/data/published_runs.csv).
 
 The constants of each accelerator group (PARAMS: large-GEMM efficiency in BF16 and FP8, per-kernel
-cost, fused attention efficiency of the two kernel classes) are fitted by coordinate search to
+cost, fused attention efficiency of the two kernel classes; GROUP_PARAMS: Trainium's host cost a
+step) are fitted by coordinate search to
 minimise the error of tokens/s per chip over that group's rows, each source family one vote (the
 mean of the families' mean absolute errors: the largest source does not set the fit a new source
 gets). Blackwell parts (b200, gb200, b300, gb300) share one fit, since they are one architecture
@@ -105,8 +106,12 @@ PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0
 GROUP_PARAMS = {"trainium1": [("step_overhead_ms", 0.0, 300.0)]}
 
 
+
+
 def params_of(group):
     return PARAMS + GROUP_PARAMS.get(group, [])
+
+
 # A constant measured relative to another starts from it: a fit from scratch first fits the primary
 # with the secondary tied to it. Where no row constrains the secondary, it ends each pass equal to its
 # primary (a group without FP8 rows runs FP8 GEMMs at its BF16 efficiency, one without
@@ -320,6 +325,9 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
             relative = fitted_groups.get(RELATIVES.get(group))
             prior = relative or {k: sum(c[k] for c in fitted_groups.values()) / len(fitted_groups)
                                  for k, _, _ in PARAMS}
+            # A constant only this group fits has no rows to come from: none, rather than its
+            # range's middle, which the reset above left.
+            prior = {**prior, **{k: 0.0 for k, _, _ in GROUP_PARAMS.get(group, [])}}
             for m in GROUPS[group]:
                 if m in by_id:
                     by_id[m]["calibration"].update(prior)

@@ -1328,10 +1328,9 @@ Estimate estimate(const Scenario& s, bool complete) {
     dp_comm = std::max(dp_comm, dp_exposed_s(x, L, mb.recompute, last));
     optimizer = std::max(optimizer, optimizer_s(x, last));
   }
-  // A stack that traces each step's graph on the host waits for that work once a step
-  // (FrameworkProfile::traces_graphs): fitted on Trainium's published runs, where it carries from one
-  // Neuron stack to another (docs/accuracy.md).
-  const double host = s.framework.traces_graphs ? s.accelerator.cal.step_overhead_ms * 1e-3 : 0.0;
+  // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
+  // Trainium's published runs, where it carries from one Neuron stack to another (docs/accuracy.md).
+  const double host = s.accelerator.cal.step_overhead_ms * 1e-3;
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},

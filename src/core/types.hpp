@@ -30,8 +30,9 @@ struct AcceleratorCalibration {
   // fraction (cuBLASLt FP8 on H100 ~65-70% against ~75% for BF16). 0: as matmul_efficiency_max.
   double fp8_matmul_efficiency_max = 0;
   double kernel_overhead_us = 5.0;        // fixed cost per kernel call (launch, tile tail): a few us
-  // Host time a step adds where the stack traces its graph (FrameworkProfile::traces_graphs); fitted
-  // on Trainium's published runs, 0 elsewhere.
+  // Host time a step waits for, whatever its micro-batches: Trainium's stacks run PyTorch/XLA, whose
+  // lazy tensors trace each step's graph anew and sync at its end (xm.mark_step). Fitted on
+  // Trainium's published runs; 0 on GPUs, whose stacks launch asynchronously.
   double step_overhead_ms = 0;
   double attention_efficiency = 0.6;      // fused attention kernel (FlashAttention-2 class), fraction of dense peak
   // FlashAttention-3-class kernels (asynchronous warp-specialised MMA: FA3, cuDNN fused attention)
@@ -223,10 +224,6 @@ struct FrameworkProfile {
   // An FP8/FP4 recipe quantizes each weight once a step, on its first micro-batch, and reuses the
   // copy (Transformer Engine's is_first_microbatch weight cache), rather than every micro-batch.
   bool caches_quantized_weights = false;
-  // The stack traces each step's graph on the host anew (PyTorch/XLA's lazy tensors) and waits for
-  // the device at the step's end (xm.mark_step): the accelerator's step_overhead_ms a step, which a
-  // faster device does not shorten.
-  bool traces_graphs = false;
   // Q, K and V are one linear module, as are a gated FFN's gate and up projections (Megatron-Core's
   // linear_qkv and linear_fc1), so LoRA adapts each fused module with one adapter pair.
   bool fused_projections = false;

@@ -82,11 +82,17 @@ ExplainInput peak_input(const Job& job, const PresetLibrary& lib) {
           accelerator_source(lib, job, "peak_tflops")};
 }
 
+// Where the accelerator's calibration comes from: the rows it was fitted on, or its preset's note.
+std::string calibration_source(const Job& job, const PresetLibrary& lib) {
+  const AcceleratorCalibration& c = job.spec.scenario.accelerator.cal;
+  return c.fitted_on.empty() ? accelerator_source(lib, job, "calibration") : c.fitted_on;
+}
+
 ExplainInput calibration_input(const Job& job, const PresetLibrary& lib) {
   const AcceleratorCalibration& c = job.spec.scenario.accelerator.cal;
   return {"calibration", "matmul " + percent(c.matmul_efficiency_max) + " of peak, attention " +
                              percent(c.attention_efficiency) + ", HBM " + percent(c.hbm_efficiency),
-          c.fitted_on.empty() ? accelerator_source(lib, job, "calibration") : c.fitted_on};
+          calibration_source(job, lib)};
 }
 
 // The wall-time terms of a run, each with where its inputs come from.
@@ -268,9 +274,10 @@ const TermModel kTermModels[] = {
                 "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
                 "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023)", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
-    {"step_overhead", "the host's work once a step where the stack traces its graph (PyTorch/XLA's lazy tensors: "
-                      "the step's graph traced anew, the device waited for at its end): the accelerator's "
-                      "step_overhead_ms, fitted on published runs; none for stacks that launch asynchronously", ""},
+    {"step_overhead", "the host's work a step waits for once, whatever its micro-batches: Trainium's stacks run "
+                      "PyTorch/XLA, whose lazy tensors trace each step's graph anew and sync at its end "
+                      "(xm.mark_step); the accelerator's step_overhead_ms, fitted on published runs (none on GPUs, "
+                      "whose stacks launch asynchronously)", ""},
 };
 
 ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
@@ -360,10 +367,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
   if (term == "attention") {
     x.inputs.push_back(attention_input(r, job, lib));
   } else if (term == "step_overhead") {
-    const FrameworkProfile& f = job.spec.scenario.framework;
-    x.inputs.push_back({"traced graphs", f.traces_graphs ? "yes: " + format_fixed(a.cal.step_overhead_ms, 0) + " ms a step" : "no",
-                        framework_field_source(lib, f, &FrameworkProfile::traces_graphs, "traces_graphs",
-                                               "the stack launches asynchronously")});
+    x.inputs.push_back({"host time a step", format_fixed(a.cal.step_overhead_ms, 0) + " ms", calibration_source(job, lib)});
   } else if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
     x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",

@@ -90,7 +90,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "traces_graphs", "selective_recompute", "zero3_gathers_per_layer", "max_zero",
+                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero",
                                                       "ep_overlap", "dp_all_nics", "runs_on", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -674,7 +674,6 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.dispatch_once_per_rank = get_bool_or(j, "dispatch_once_per_rank", path, fw.dispatch_once_per_rank);
   fw.fused_projections = get_bool_or(j, "fused_projections", path, fw.fused_projections);
   fw.caches_quantized_weights = get_bool_or(j, "caches_quantized_weights", path, fw.caches_quantized_weights);
-  fw.traces_graphs = get_bool_or(j, "traces_graphs", path, fw.traces_graphs);
   fw.selective = get_enum_or(j, "selective_recompute", path, {"attention", "every_other_matmul"}, "attention") ==
                          "every_other_matmul"
                      ? FrameworkProfile::Selective::every_other_matmul
