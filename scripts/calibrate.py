@@ -106,8 +106,6 @@ PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0
 GROUP_PARAMS = {"trainium1": [("step_overhead_ms", 0.0, 300.0)]}
 
 
-
-
 def params_of(group):
     return PARAMS + GROUP_PARAMS.get(group, [])
 
