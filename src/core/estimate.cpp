@@ -1321,7 +1321,8 @@ Estimate estimate(const Scenario& s, bool complete) {
   // stages). Those stages lack the output layer and loss that make the busiest one.
   const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
   // The step waits for the slower rank's gradient reduction and optimizer step: the first holds the
-  // embeddings (and a mixture's leading dense layers), the last the output layer.
+  // embeddings (and a mixture's leading dense layers), the last the output layer and at least every
+  // middle rank's experts.
   const int last = pl.pp - 1;
   double dp_comm = dp_exposed_s(x, L, mb.recompute, 0), optimizer = optimizer_s(x, 0);
   if (last > 0) {
@@ -1330,7 +1331,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   }
   // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
   // Trainium's published runs, where it carries from one Neuron stack to another (docs/accuracy.md).
-  const double host = s.accelerator.cal.step_overhead_ms * 1e-3;
+  const double host_s = s.accelerator.cal.step_overhead_ms * 1e-3;
   out.breakdown_s = {
       {"matmul", mbs * mb.matmul},
       {"attention", mbs * mb.attention},
@@ -1343,7 +1344,7 @@ Estimate estimate(const Scenario& s, bool complete) {
       {"pp_bubble", bubble},
       {"dp_comm", dp_comm},
       {"optimizer", optimizer},
-      {"step_overhead", host},
+      {"step_overhead", host_s},
   };
   double step = 0;
   for (const auto& t : out.breakdown_s) step += t.value;
