@@ -463,6 +463,81 @@ TEST(Estimate, DenseLayersOfAMixtureAreTimedAsDenseLayers) {
   EXPECT_DOUBLE_EQ(breakdown_of(ed, "ep_comm"), 0);
 }
 
+// Each pipeline rank is timed with the layers it holds. With a mixture's dense first layers filling
+// the first of two ranks, the last holds expert layers only and sets the pace as in the model
+// without dense layers (the same output layer); the lighter first rank shortens the fill and drain.
+TEST(Estimate, EachPipelineRankIsTimedWithItsOwnKindsOfLayer) {
+  Scenario moe = h100_moe_scenario();
+  moe.plan.pp = 2;
+  moe.plan.dp = 16;
+  Scenario mixed = moe;
+  mixed.model.dense_layers = 16;
+  mixed.model.dense_ffn_hidden = 1024;
+  ASSERT_FALSE(check_plan(mixed));
+  const Estimate em = estimate(moe), ex = estimate(mixed);
+  for (const char* part : {"matmul", "attention", "memory_bound", "ep_comm"})
+    EXPECT_NEAR(breakdown_of(ex, part), breakdown_of(em, part), 1e-9 * breakdown_of(em, part)) << part;
+  EXPECT_LT(breakdown_of(ex, "pp_bubble"), 0.9 * breakdown_of(em, "pp_bubble"));
+}
+
+// One micro-batch's matmul time per layer and for the output layer, from one-stage runs of 64 and
+// 63 layers (same micro-batch, tensor parallel and precision as the pipelines below).
+struct LayerAndOutput {
+  double layer_s = 0, output_s = 0;
+};
+LayerAndOutput matmul_per_micro_batch(Scenario s) {
+  s.plan.pp = 1;
+  s.plan.dp = 32;
+  s.model.layers = 64;
+  const Estimate e64 = estimate(s);
+  s.model.layers = 63;
+  const double mbs = static_cast<double>(e64.grad_accum);
+  const double layer = (breakdown_of(e64, "matmul") - breakdown_of(estimate(s), "matmul")) / mbs;
+  return {layer, breakdown_of(e64, "matmul") / mbs - 64 * layer};
+}
+
+// Layers that do not split evenly over the virtual stages: each takes the rounded-up count and the
+// last hold what is left (60 layers on 8 ranks: 8 each, 4 on the last, which has the output layer).
+// The busiest rank then holds 8 layers and no output layer; the fill and drain pass the short rank.
+TEST(Estimate, AShortLastStageIsTimedWithTheLayersItHolds) {
+  Scenario full = h100_scenario();
+  full.model.layers = 64;
+  full.plan.pp = 8;
+  full.plan.dp = 4;
+  Scenario short_last = full;
+  short_last.model.layers = 60;
+  ASSERT_FALSE(check_plan(short_last));
+  const LayerAndOutput one = matmul_per_micro_batch(full);
+  ASSERT_GT(one.output_s, one.layer_s);  // a 128K vocabulary: the output layer outweighs a layer
+  ASSERT_LT(one.output_s, 4 * one.layer_s);
+  const Estimate ef = estimate(full), es = estimate(short_last);
+  const double mbs = static_cast<double>(ef.grad_accum);
+  EXPECT_NEAR(breakdown_of(ef, "matmul") / mbs, 8 * one.layer_s + one.output_s, 1e-9 * one.output_s);
+  EXPECT_NEAR(breakdown_of(es, "matmul") / mbs, 8 * one.layer_s, 1e-9 * one.output_s);
+  EXPECT_LT(breakdown_of(es, "pp_bubble"), breakdown_of(ef, "pp_bubble"));
+}
+
+// Where two more places would split the layers evenly, the embedding and the loss take a layer's
+// place each (Megatron-Core's account_for_embedding_in_pipeline_split and ..._loss_...): 62 layers
+// on 8 ranks are 7 on the first and the last, 8 between. With a small vocabulary the busiest rank is
+// one between, and it holds the most memory too: a layer more than the first rank's embedding.
+TEST(Estimate, TheEmbeddingAndTheLossCanTakeALayersPlace) {
+  Scenario s = h100_scenario();
+  s.model.vocab = 1000;
+  s.plan.pp = 8;
+  s.plan.dp = 4;
+  s.model.layers = 62;
+  ASSERT_FALSE(check_plan(s));
+  const LayerAndOutput one = matmul_per_micro_batch(s);
+  ASSERT_LT(one.output_s, one.layer_s);
+  const Estimate e = estimate(s);
+  EXPECT_NEAR(breakdown_of(e, "matmul") / static_cast<double>(e.grad_accum), 8 * one.layer_s, 1e-9 * one.layer_s);
+  const ParamCounts c = count_params(s.model);
+  const double layer = c.attention + c.norms + c.ffn_dense;
+  ASSERT_GT(layer, c.embeddings);
+  EXPECT_NEAR(memory_per_device(s).weights_gib * 1024 * 1024 * 1024, 8 * layer * 2, 1e-9 * layer);
+}
+
 // A stack that launches each local expert's GEMMs one by one (Transformer Engine's GroupedLinear)
 // pays the kernel cost per expert: forward, input gradient and weight gradient of the expert's two
 // matrices, 6 launches an expert, against 6 for the whole grouped kernel. No other work moves; the
@@ -1111,6 +1186,24 @@ TEST(Memory, AMiddleRankWithExpertsCanBeTheLargest) {
   const double mixed = 6 * (c.attention + c.norms) + 4.5 * (c.router + c.shared_experts + 64 * c.expert / 8) +
                        1.5 * dense_ffn + c.embeddings;
   EXPECT_NEAR(memory_per_device(s).weights_gib * 1024 * 1024 * 1024, mixed * 2, 1e-9 * mixed);
+}
+
+// ZeRO-3 holds gathered its edge modules (embeddings, output layer) and two layers, the one running
+// and the one prefetched, of the largest kind on the rank: dense first layers, smaller here, do not
+// shrink it as an average over the rank's layers would.
+TEST(Memory, Zero3HoldsTwoOfItsLargestLayersGathered) {
+  Scenario s = moe_scenario(8);
+  s.plan.zero = 3;
+  Scenario mixed = s;
+  mixed.model.dense_layers = 12;
+  mixed.model.dense_ffn_hidden = 1024;
+  ASSERT_FALSE(check_plan(mixed));
+  const ParamCounts c = count_params(s.model);
+  const double expert_layer = c.attention + c.norms + c.router + c.shared_experts + 64 * c.expert / 8;
+  const double gathered = c.embeddings + c.output + 2 * expert_layer;
+  const double fixed_gib = s.accelerator.cal.runtime_reserve_gib + 2 * s.framework.bucket_mib / 1024.0;
+  for (const Scenario& job : {s, mixed})
+    EXPECT_NEAR(memory_per_device(job).other_gib, fixed_gib + gathered * 2 / (1024.0 * 1024 * 1024), 1e-9);
 }
 
 TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {

@@ -67,9 +67,9 @@ double adapter_params(const Scenario& s, bool active) {
   return active ? lora_active_params(s.model, s.lora_rank, fused) : lora_params(s.model, s.lora_rank, fused);
 }
 // Layers of a stage that full recompute replays: all, or the first recompute_layers of them.
-double recomputed_layers(const ParallelPlan& pl, int stage_layers) {
+double recomputed_layers(const ParallelPlan& pl, double stage_layers) {
   if (pl.recompute != Recompute::full) return 0;
-  return pl.recompute_layers > 0 ? std::min(pl.recompute_layers, stage_layers) : stage_layers;
+  return pl.recompute_layers > 0 ? std::min<double>(pl.recompute_layers, stage_layers) : stage_layers;
 }
 
 // Where a group of n ranks with the given stride in Megatron's rank order (tp fastest, then cp,
@@ -95,8 +95,9 @@ struct Ctx {
   int s = 0;                    // tokens per sample
   double tokens_mb = 0;         // tokens per device per micro-batch (b s / cp)
   long long micro_batches = 1;  // per pipeline per step
-  int chunk_layers = 0;         // layers per virtual stage (the largest when uneven)
-  int stage_layers = 0;         // layers on one device
+  int chunk_layers = 0;         // places a virtual stage: its layers, and an embedding or loss taking one
+  int first_layer_slot = 0;     // 1 where the embedding takes a layer's place (and the loss another)
+  int stage_layers = 0;         // layers on one device (the largest stage's)
   // unquantized_flops: the peak of the work an FP8/FP4 recipe leaves in 16 bits (attention, the
   // output layer); the math precision's otherwise.
   double peak_flops = 0, unquantized_flops = 0, hbm_bytes_per_s = 0;
@@ -119,8 +120,15 @@ struct Ctx {
     tokens_mb = static_cast<double>(pl.micro_batch) * s / pl.cp;
     const long long per_pipeline = static_cast<long long>(pl.micro_batch) * pl.dp;
     micro_batches = per_pipeline > 0 ? std::max(1LL, sc.global_batch / per_pipeline) : 1;
+    // Layers split evenly over the virtual stages; where they do not but two more would, the
+    // embedding and the loss take a layer's place each (Megatron-Core's
+    // account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split: Llama 3.1
+    // 405B's 126 layers on 128 virtual stages); otherwise each stage takes the rounded-up count and
+    // the last ones hold what is left (Megatron-Bridge's DeepSeek-V3 layouts, 61 layers as 16 x 4
+    // with one on the last; recalled).
     const int virtual_stages = pl.pp * pl.vpp;
-    chunk_layers = (m.layers + virtual_stages - 1) / virtual_stages;
+    if (m.layers % virtual_stages != 0 && (m.layers + 2) % virtual_stages == 0) first_layer_slot = 1;
+    chunk_layers = (m.layers + 2 * first_layer_slot + virtual_stages - 1) / virtual_stages;
     stage_layers = chunk_layers * pl.vpp;
     const Precision math = matmul_precision(sc);
     const double clock = power_limited_clock_fraction(sc);
@@ -523,22 +531,56 @@ LayerTimes blend(const LayerTimes& a, double share_b, const LayerTimes& b) {
 }
 
 // A model's layers are not all alike: DeepSeek-V3's first three have a dense FFN instead of
-// experts (first_k_dense_replace). f(x) is evaluated on each kind of layer and averaged over the
-// model's mix of them; a stage is taken to hold that mix (DeepSeek-V3's dense layers sit on the
-// first stage in fact).
+// experts (first_k_dense_replace). `routed` is a layer of the model's own shape (its only kind
+// unless it is a mixture with dense layers), `dense` a mixture's dense-FFN layer.
+template <class T>
+struct ByLayerKind {
+  T routed, dense;
+};
 template <class F>
-auto mean_over_layer_kinds(const Ctx& x, F f) {
+auto by_layer_kind(const Ctx& x, F f) -> ByLayerKind<decltype(f(x))> {
   const ModelShape& m = x.m;
-  if (m.dense_layers <= 0 || m.layers <= 0) return f(x);
+  const auto own = f(x);
+  if (m.moe_experts <= 0 || m.dense_layers <= 0) return {own, own};
   Scenario dense = x.sc;
   ModelShape& d = dense.model;
   d.moe_experts = d.moe_top_k = d.moe_shared_experts = d.dense_layers = 0;
   d.ffn_hidden = m.dense_ffn_hidden;
   const Ctx dx(dense);
-  return blend(f(x), static_cast<double>(m.dense_layers) / m.layers, f(dx));
+  return {own, f(dx)};
 }
 
-LayerTimes layer_times(const Ctx& x) { return mean_over_layer_kinds(x, one_layer_times); }
+// The layers pipeline rank `rank` holds: virtual stages k pp + rank (Narayanan et al. 2021,
+// Section 2.2) of chunk_layers places each, the model's first and last less an embedding or a loss
+// that takes a place (Ctx::first_layer_slot) or what the layers leave short. `routed`:
+// those with routed experts. A mixture's dense layers that are its first (DeepSeek-V3's
+// first_k_dense_replace) sit on the first ranks; spread ones leave every rank the model's mix.
+struct RankLayers {
+  double layers = 0, routed = 0;
+  double dense_share() const { return layers > 0 ? 1.0 - routed / layers : 0.0; }
+};
+RankLayers rank_layers(const Ctx& x, int rank) {
+  const ModelShape& m = x.m;
+  RankLayers r;
+  long long dense = 0;
+  for (int k = 0; k < x.pl.vpp; ++k) {
+    const long long first = (static_cast<long long>(k) * x.pl.pp + rank) * x.chunk_layers - x.first_layer_slot;
+    const long long lo = std::max(0LL, first), hi = std::min<long long>(m.layers, first + x.chunk_layers);
+    if (hi <= lo) continue;
+    r.layers += static_cast<double>(hi - lo);
+    dense += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
+  }
+  if (m.moe_experts <= 0) return r;
+  r.routed = m.dense_layers_first ? r.layers - static_cast<double>(dense)
+                                  : r.layers * (1.0 - static_cast<double>(m.dense_layers) / m.layers);
+  return r;
+}
+
+// A rank's layers' times, each kind weighed by its share of them.
+template <class T>
+T on_rank(const ByLayerKind<T>& kinds, const RankLayers& r) {
+  return blend(kinds.routed, r.dense_share(), kinds.dense);
+}
 
 // Work outside the transformer blocks: output layer and loss on the last stage, patch or
 // embedding work on the first.
@@ -573,46 +615,23 @@ EdgeTimes edge_times(const Ctx& x) {
   return e;
 }
 
-// The expert layers of a stage holding the model's mix of layer kinds, as its timing takes it
-// (mean_over_layer_kinds).
-double mixed_expert_layers(const Ctx& x) {
-  if (x.m.moe_experts <= 0) return 0;
-  return x.stage_layers * (1.0 - static_cast<double>(x.m.dense_layers) / x.m.layers);
-}
-
-// The layers of pipeline rank `rank` with routed experts, of the stage_layers (the largest stage's)
-// each rank is counted as holding. A mixture's dense layers that are its first (DeepSeek-V3's
-// first_k_dense_replace) sit on the first ranks, rank r holding virtual chunks k pp + r (Narayanan
-// et al. 2021, Section 2.2); spread ones leave every rank the mix.
-double expert_layers_on_rank(const Ctx& x, int rank) {
-  if (x.m.moe_experts <= 0) return 0;
-  if (!x.m.dense_layers_first) return mixed_expert_layers(x);
-  long long dense = 0;
-  for (int k = 0; k < x.pl.vpp; ++k) {
-    const long long first_layer = (static_cast<long long>(k) * x.pl.pp + rank) * x.chunk_layers;
-    dense += std::max(0LL, std::min<long long>(x.m.dense_layers, first_layer + x.chunk_layers) - first_layer);
-  }
-  return x.stage_layers - static_cast<double>(dense);
-}
-
 // Routed-expert parameters of `expert_layers` layers on a device (they shard over expert_dp, not dp).
 double expert_params(const Ctx& x, double expert_layers) {
   return expert_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.etp;
 }
 
-double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, expert_layers_on_rank(x, rank)); }
+double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, rank_layers(x, rank).routed); }
 
-// A stage's transformer-layer parameters outside the routed experts, split over tensor parallel:
-// `expert_layers` of its layers have a router and shared experts, the others a dense FFN.
+// The transformer-layer parameters of `r`'s layers outside the routed experts, split over tensor
+// parallel: its routed ones have a router and shared experts, the others a dense FFN.
 // `gemm_weights_only` leaves out the norms and the router, which no FP8 recipe quantizes.
-double dense_params(const Ctx& x, double expert_layers, bool gemm_weights_only) {
+double dense_params(const Ctx& x, const RankLayers& r, bool gemm_weights_only) {
   const ParamCounts& c = x.params;
   const bool moe = x.m.moe_experts > 0;
   const double dense_ffn = !moe ? c.ffn_dense : x.m.dense_layers > 0 ? c.dense_layer - c.attention - c.norms : 0.0;
   const double every = c.attention + (gemm_weights_only ? 0.0 : c.norms);
   const double expert_layer = c.shared_experts + (gemm_weights_only ? 0.0 : c.router);
-  const double n = x.stage_layers;
-  return (n * every + expert_layers * expert_layer + (n - expert_layers) * dense_ffn) / x.pl.tp;
+  return (r.layers * every + r.routed * expert_layer + (r.layers - r.routed) * dense_ffn) / x.pl.tp;
 }
 
 // Parameters a rank keeps after ZeRO sharding: dense ones over dp x cp, routed experts over
@@ -635,13 +654,26 @@ double stage_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
   const double t = x.pl.tp;
   const bool first = rank == 0, last = rank == x.pl.pp - 1;
-  const double expert_layers = expert_layers_on_rank(x, rank);
-  double p = dense_params(x, expert_layers, false) + expert_params(x, expert_layers);
+  const RankLayers r = rank_layers(x, rank);
+  double p = dense_params(x, r, false) + expert_params(x, r.routed);
   if (first) p += c.embeddings / t;
   if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
                                                 ? static_cast<double>(x.m.vocab) * x.m.hidden
                                                 : 0.0)) / t;
   return p;
+}
+
+// ZeRO-3's gathered weights on pipeline rank `rank` at their peak: its edge modules (embeddings,
+// output layer), which the root unit keeps gathered from its forward to its backward (PyTorch
+// FSDP2's fully_shard: the root does not reshard after forward; recalled), and two of its largest
+// layers, the one running and the one prefetched (Zhao et al. 2023, Section 3.3).
+double zero3_gathered_params(const Ctx& x, int rank) {
+  const RankLayers held = rank_layers(x, rank);
+  const double edges = stage_params(x, rank) - dense_params(x, held, false) - expert_params(x, held.routed);
+  double layer = 0;
+  if (held.routed > 0) layer = dense_params(x, {1, 1}, false) + expert_params(x, 1);
+  if (held.layers > held.routed) layer = std::max(layer, dense_params(x, {1, 0}, false));
+  return edges + 2.0 * layer;
 }
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
@@ -959,16 +991,16 @@ double model_flops_per_token(const Scenario& s) {
 
 // The pipeline ranks whose memory can be the largest: the first (most micro-batches in flight,
 // the embeddings), the last (the output layer and logits) and, between them, each rank holding
-// expert layers that the rank before it lacks (a mixture's dense layers sit on the first ranks);
-// any other rank keeps fewer micro-batches than the one before it and no more parameters.
+// more layers than the rank before it (the first's embedding takes a layer's place) or expert
+// layers it lacks (a mixture's dense layers sit on the first ranks); any other rank keeps fewer
+// micro-batches than the one before it and no more parameters.
 std::vector<int> ranks_to_check(const Ctx& x) {
   std::vector<int> ranks = {0};
-  double before = expert_layers_on_rank(x, 0);
-  for (int r = 1; r < x.pl.pp - 1 && x.m.dense_layers > 0 && x.m.dense_layers_first; ++r) {
-    const double experts = expert_layers_on_rank(x, r);
-    if (experts > before) ranks.push_back(r);
-    if (experts >= x.stage_layers) break;
-    before = experts;
+  RankLayers before = rank_layers(x, 0);
+  for (int r = 1; r < x.pl.pp - 1; ++r) {
+    const RankLayers held = rank_layers(x, r);
+    if (held.layers > before.layers || held.routed > before.routed) ranks.push_back(r);
+    before = held;
   }
   if (x.pl.pp > 1) ranks.push_back(x.pl.pp - 1);
   return ranks;
@@ -986,15 +1018,15 @@ Memory memory_per_device(const Scenario& s) {
   const double opt_bytes = master + 8.0;
   const double grad_bytes = mixed ? s.framework.grad_bytes : 4.0;
   double worst = -1;
-  // A layer's activation bytes for each recompute choice, averaged over the model's kinds of layer
-  // once: the same on every stage.
-  const auto bytes_by_recompute = mean_over_layer_kinds(x, [](const Ctx& c) {
+  // A layer's activation bytes for each recompute choice, for each kind of layer.
+  const auto bytes_by_kind = by_layer_kind(x, [](const Ctx& c) {
     return std::array<double, 3>{layer_activation_bytes(c, Recompute::none),
                                  layer_activation_bytes(c, Recompute::selective),
                                  layer_activation_bytes(c, Recompute::full)};
   });
   for (const int rank : ranks_to_check(x)) {
     const bool last = rank == pl.pp - 1;
+    const RankLayers held = rank_layers(x, rank);
     const double p_dev = stage_params(x, rank);
     const double trainable = trainable_params_per_device(x, p_dev);
     // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
@@ -1011,13 +1043,14 @@ Memory memory_per_device(const Scenario& s) {
     const double stages_ahead = pl.pp - rank;
     double in_flight = std::min<double>(stages_ahead, static_cast<double>(x.micro_batches));
     if (pl.vpp > 1) in_flight *= 1.0 + (stages_ahead - 1.0) / (pl.pp * pl.vpp);
+    const auto bytes_by_recompute = on_rank(bytes_by_kind, held);
     auto layer_bytes = [&](Recompute rc) { return bytes_by_recompute[static_cast<std::size_t>(rc)]; };
     // Layers that recompute keep their input only; the others (block recompute of some) keep all.
-    const double replayed = recomputed_layers(pl, x.stage_layers);
+    const double replayed = recomputed_layers(pl, held.layers);
     const double per_stage = pl.recompute == Recompute::full
                                  ? replayed * layer_bytes(Recompute::full) +
-                                       (x.stage_layers - replayed) * layer_bytes(Recompute::none)
-                                 : x.stage_layers * layer_bytes(pl.recompute);
+                                       (held.layers - replayed) * layer_bytes(Recompute::none)
+                                 : held.layers * layer_bytes(pl.recompute);
     double act = per_stage * in_flight;
     // Recomputing a layer rebuilds its activations once, transiently.
     if (pl.recompute == Recompute::full) act += layer_bytes(Recompute::selective);
@@ -1028,10 +1061,10 @@ Memory memory_per_device(const Scenario& s) {
       act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + (s.fp32_loss_logits ? 4.0 : 0.0));
     }
     cur.activations_gib = act / kGiB;
-    // Runtime reserve, two gradient buckets in flight, and ZeRO-3's prefetched layer weights.
+    // Runtime reserve, two gradient buckets in flight, and ZeRO-3's gathered weights.
     double other = s.accelerator.cal.runtime_reserve_gib / s.accelerator.devices_per_chip;
     other += 2.0 * s.framework.bucket_mib / 1024.0;
-    if (pl.zero >= 3) other += 2.0 * p_dev / std::max(1, x.stage_layers) * wbytes / kGiB;
+    if (pl.zero >= 3) other += zero3_gathered_params(x, rank) * wbytes / kGiB;
     cur.other_gib = other;
     cur.total_gib = cur.weights_gib + cur.gradients_gib + cur.optimizer_gib + cur.activations_gib +
                     cur.other_gib;
@@ -1062,10 +1095,14 @@ int largest_fitting_micro_batch(const Scenario& s) {
 
 namespace {
 
-// The busiest stage's work beside its layers: a decoder's output layer and loss (its first stage's
-// embedding lookup costs nothing here), or the larger of a ViT's patch embedding and head.
-double busiest_edge_s(const EdgeTimes& E) {
-  return std::max(E.first_fwd + E.first_bwd, E.last_fwd + E.last_bwd);
+// Rank `rank`'s work beside its layers: a decoder's output layer and loss on the last (its first
+// rank's embedding lookup costs nothing here), a ViT's patch embedding on the first, its head on
+// the last.
+double edge_s(const Ctx& x, const EdgeTimes& E, int rank) {
+  double t = 0;
+  if (rank == 0) t += E.first_fwd + E.first_bwd;
+  if (rank == x.pl.pp - 1) t += E.last_fwd + E.last_bwd;
+  return t;
 }
 
 // An FP8/FP4 recipe quantizes the transformer layers' weights for their GEMMs: it reads each 16-bit
@@ -1077,33 +1114,31 @@ double busiest_edge_s(const EdgeTimes& E) {
 // its micro-batches; others every micro-batch, and again, the forward's copy only, in the layers a
 // full recompute replays. The output layer runs in BF16 (gemm_work_s). `copies`: quantized copies
 // written of each weight.
-double weight_quantization_s(const Ctx& x, int copies) {
+double weight_quantization_s(const Ctx& x, const RankLayers& r, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
-  // On the busiest stage's mix of layer kinds, as the layers' own times are.
-  const double expert_layers = mixed_expert_layers(x);
-  const double held = dense_params(x, expert_layers, true) + expert_params(x, expert_layers);
+  const double held = dense_params(x, r, true) + expert_params(x, r.routed);
   return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
-// One micro-batch on the busiest pipeline stage, term by term.
+// One micro-batch on a pipeline rank, term by term.
 struct MicroBatchTimes {
   double matmul = 0, attention = 0, memory = 0, tp = 0, cp = 0, ep = 0, recompute = 0, p2p = 0;
   double total() const { return matmul + attention + memory + tp + cp + ep + recompute + p2p; }
 };
 
-MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeTimes& E) {
+// `L`: a layer of the rank's, `r` its layers, `edge_s` its work beside them.
+MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankLayers& r, double edge_s) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
   const ModelShape& m = x.m;
-  const double n = x.stage_layers;
+  const double n = r.layers;
   const bool full_rc = pl.recompute == Recompute::full;
   const bool sel_rc = pl.recompute == Recompute::selective;
-  // One micro-batch on the busiest stage: its layers plus the first or last stage's extra work.
-  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + busiest_edge_s(E);
+  const double mb_matmul = n * (L.matmul_fwd + L.matmul_bwd) + edge_s;
   const double mb_attention = n * (L.attention_fwd + L.attention_bwd);
   const bool cached = s.framework.caches_quantized_weights;
   const double mb_memory = n * (L.memory_fwd + L.memory_bwd) +
-                           weight_quantization_s(x, 2) / (cached ? static_cast<double>(x.micro_batches) : 1.0);
+                           weight_quantization_s(x, r, 2) / (cached ? static_cast<double>(x.micro_batches) : 1.0);
   const double mb_tp = n * (L.tp_fwd + L.tp_bwd);
   const double mb_cp = n * (L.cp_fwd + L.cp_bwd);
   const double mb_ep = n * (L.ep_fwd + L.ep_bwd);
@@ -1111,9 +1146,9 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
   // the attention core (Korthikanti et al. 2022, Section 5).
   double mb_recompute = 0;
   if (full_rc)
-    mb_recompute = recomputed_layers(pl, x.stage_layers) *
+    mb_recompute = recomputed_layers(pl, n) *
                    (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.cp_fwd + L.ep_fwd +
-                    (cached ? 0.0 : weight_quantization_s(x, 1) / n));
+                    (cached || n <= 0 ? 0.0 : weight_quantization_s(x, r, 1) / n));
   if (sel_rc) mb_recompute = n * L.attention_fwd;
   // Per-op checkpointing replays every other matmul and every elementwise op, not attention.
   if (sel_rc && every_other_matmul(s))
@@ -1139,7 +1174,7 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const EdgeT
 double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const double n = x.stage_layers;
+  const double n = rank_layers(x, rank).layers;
   const double mbs = static_cast<double>(x.micro_batches);
   // Data parallelism: gradients of the trainable parameters a rank holds, reduced across dp x cp
   // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
@@ -1208,7 +1243,7 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int 
     // Prefetching hides a gather behind the previous layer's compute, so per layer only the excess
     // of communication over compute shows, plus the first gather of each pass (Zhao et al. 2023,
     // PyTorch FSDP, Section 3.3).
-    const double per_layer = 1.0 / std::max(1, x.stage_layers);  // embeddings spread over layers
+    const double per_layer = 1.0 / std::max(1.0, n);  // embeddings spread over layers
     // Frameworks that gather per parameter tensor rather than per block pay the ring latency more
     // often: the layer's bytes split over zero3_gathers_per_layer collectives.
     const int k = s.framework.zero3_gathers_per_layer;
@@ -1312,23 +1347,26 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.devices = x.devices;
   out.grad_accum = x.micro_batches;
 
-  const LayerTimes L = layer_times(x);
+  const ByLayerKind<LayerTimes> kinds = by_layer_kind(x, one_layer_times);
   const EdgeTimes E = edge_times(x);
-  const MicroBatchTimes mb = micro_batch_times(x, L, E);
   const double mbs = static_cast<double>(x.micro_batches);
-  // 1F1B: the busiest stage runs every micro-batch; the pipeline's fill and drain pass once through
-  // each other stage, (p - 1) / v stage times (Narayanan et al. 2021, Section 2.2, for equal
-  // stages). Those stages lack the output layer and loss that make the busiest one.
-  const double bubble = pl.pp > 1 ? (pl.pp - 1.0) / pl.vpp * (mb.total() - busiest_edge_s(E)) : 0.0;
-  // The step waits for the slower rank's gradient reduction and optimizer step: the first holds the
-  // embeddings (and a mixture's leading dense layers), the last the output layer and at least every
-  // middle rank's experts.
-  const int last = pl.pp - 1;
-  double dp_comm = dp_exposed_s(x, L, mb.recompute, 0), optimizer = optimizer_s(x, 0);
-  if (last > 0) {
-    dp_comm = std::max(dp_comm, dp_exposed_s(x, L, mb.recompute, last));
-    optimizer = std::max(optimizer, optimizer_s(x, last));
+  // Each pipeline rank's micro-batch, with its own layers (a mixture's dense ones on the first, a
+  // short last chunk) and edge work. 1F1B: the busiest runs every micro-batch; the pipeline's fill
+  // and drain pass once through each other rank, a v-th of its micro-batch a virtual stage
+  // (Narayanan et al. 2021, Section 2.2: (p - 1) / v stage times for equal stages). The step waits
+  // for the slowest rank's gradient reduction and optimizer step.
+  MicroBatchTimes mb;
+  double stages_s = 0, dp_comm = 0, optimizer = 0;
+  for (int rank = 0; rank < pl.pp; ++rank) {
+    const RankLayers held = rank_layers(x, rank);
+    const LayerTimes L = on_rank(kinds, held);
+    const MicroBatchTimes own = micro_batch_times(x, L, held, edge_s(x, E, rank));
+    stages_s += own.total();
+    if (rank == 0 || own.total() > mb.total()) mb = own;
+    dp_comm = std::max(dp_comm, dp_exposed_s(x, L, own.recompute, rank));
+    optimizer = std::max(optimizer, optimizer_s(x, rank));
   }
+  const double bubble = (stages_s - mb.total()) / pl.vpp;
   // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
   // Trainium's published runs, where it carries from one Neuron stack to another (docs/accuracy.md).
   const double host_s = s.accelerator.cal.step_overhead_ms * 1e-3;

@@ -267,8 +267,8 @@ const TermModel kTermModels[] = {
                 "framework's overlap on a 1F1B pipeline's steady-state micro-batches, (m - pp + 1) / m (none "
                 "without one)", ""},
     {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021)", ""},
-    {"pp_bubble", "1F1B's fill and drain through the other stages: (pp - 1) / vpp micro-batches of a stage "
-                  "without the output layer (Narayanan et al. 2021, Section 2.2)", ""},
+    {"pp_bubble", "1F1B's fill and drain once through each rank but the busiest, a vpp-th of its micro-batch "
+                  "each ((pp - 1) / vpp stage times for equal stages; Narayanan et al. 2021, Section 2.2)", ""},
     {"dp_comm", "gradient all-reduce (ZeRO-1/2: reduce-scatter + parameter all-gather) less dp_overlap of the "
                 "backwards it can hide behind (with interleaving, each chunk's last), at least the last bucket "
                 "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
