@@ -359,8 +359,8 @@ def trainium_section(rows):
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-04: 80%; held-out
 # rows 85%).
 COVERAGE_GOAL = (0.75, 0.85)
-TARGETS = {"mae": ("<=", 0.081), "p90": ("<=", 0.16), "heldout_mae": ("<=", 0.095),
-           "loso_mean": ("<=", 0.133), "loso_worst": ("<=", 0.275),
+TARGETS = {"mae": ("<=", 0.081), "p90": ("<=", 0.15), "heldout_mae": ("<=", 0.095),
+           "loso_mean": ("<=", 0.13), "loso_worst": ("<=", 0.275),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", COVERAGE_GOAL)}
 
 
