@@ -95,7 +95,9 @@ struct Ctx {
   int s = 0;                    // tokens per sample
   double tokens_mb = 0;         // tokens per device per micro-batch (b s / cp)
   long long micro_batches = 1;  // per pipeline per step
-  int chunk_layers = 0;         // places a virtual stage: its layers, and an embedding or loss taking one
+  // A virtual stage's places (its layers, and an embedding or loss taking one): chunk_base, one more
+  // on the first chunk_extra virtual stages; chunk_layers is the larger.
+  int chunk_base = 0, chunk_extra = 0, chunk_layers = 0;
   int first_layer_slot = 0;     // 1 where the embedding takes a layer's place (and the loss another)
   int stage_layers = 0;         // layers on one device (the largest stage's)
   // unquantized_flops: the peak of the work an FP8/FP4 recipe leaves in 16 bits (attention, the
@@ -123,12 +125,15 @@ struct Ctx {
     // Layers split evenly over the virtual stages; where they do not but two more would, the
     // embedding and the loss take a layer's place each (Megatron-Core's
     // account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split: Llama 3.1
-    // 405B's 126 layers on 128 virtual stages); otherwise each stage takes the rounded-up count and
-    // the last ones hold what is left (Megatron-Bridge's DeepSeek-V3 layouts, 61 layers as 16 x 4
-    // with one on the last; recalled).
+    // 405B's 126 layers on 128 virtual stages); otherwise as evenly as they go, the first stages
+    // one more (a layout Megatron-Core's pipeline_model_parallel_layout can state), so no rank
+    // holds more than it must and the last, with the output layer, is not the fuller.
     const int virtual_stages = pl.pp * pl.vpp;
     if (m.layers % virtual_stages != 0 && (m.layers + 2) % virtual_stages == 0) first_layer_slot = 1;
-    chunk_layers = (m.layers + 2 * first_layer_slot + virtual_stages - 1) / virtual_stages;
+    const int places = m.layers + 2 * first_layer_slot;
+    chunk_base = places / virtual_stages;
+    chunk_extra = places % virtual_stages;
+    chunk_layers = chunk_base + (chunk_extra > 0 ? 1 : 0);
     stage_layers = chunk_layers * pl.vpp;
     const Precision math = matmul_precision(sc);
     const double clock = power_limited_clock_fraction(sc);
@@ -551,8 +556,8 @@ auto by_layer_kind(const Ctx& x, F f) -> ByLayerKind<decltype(f(x))> {
 }
 
 // The layers pipeline rank `rank` holds: virtual stages k pp + rank (Narayanan et al. 2021,
-// Section 2.2) of chunk_layers places each, the model's first and last less an embedding or a loss
-// that takes a place (Ctx::first_layer_slot) or what the layers leave short. `routed`:
+// Section 2.2) of chunk_base or chunk_base + 1 places, the model's first and last less an embedding
+// or a loss that takes a place (Ctx::first_layer_slot). `routed`:
 // those with routed experts. A mixture's dense layers that are its first (DeepSeek-V3's
 // first_k_dense_replace) sit on the first ranks; spread ones leave every rank the model's mix.
 struct RankLayers {
@@ -564,8 +569,10 @@ RankLayers rank_layers(const Ctx& x, int rank) {
   RankLayers r;
   long long dense = 0;
   for (int k = 0; k < x.pl.vpp; ++k) {
-    const long long first = (static_cast<long long>(k) * x.pl.pp + rank) * x.chunk_layers - x.first_layer_slot;
-    const long long lo = std::max(0LL, first), hi = std::min<long long>(m.layers, first + x.chunk_layers);
+    const long long j = static_cast<long long>(k) * x.pl.pp + rank;  // the virtual stage
+    const long long first = j * x.chunk_base + std::min<long long>(j, x.chunk_extra) - x.first_layer_slot;
+    const long long lo = std::max(0LL, first);
+    const long long hi = std::min<long long>(m.layers, first + x.chunk_base + (j < x.chunk_extra ? 1 : 0));
     if (hi <= lo) continue;
     r.layers += static_cast<double>(hi - lo);
     dense += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
