@@ -514,6 +514,13 @@ TEST(Estimate, UnevenLayersGoAsEvenlyAsTheyCan) {
   EXPECT_NEAR(breakdown_of(ef, "matmul") / mbs, 8 * one.layer_s + one.output_s, 1e-9 * one.output_s);
   EXPECT_NEAR(breakdown_of(eu, "matmul") / mbs, 7 * one.layer_s + one.output_s, 1e-9 * one.output_s);
   EXPECT_LT(breakdown_of(eu, "pp_bubble"), breakdown_of(ef, "pp_bubble"));
+  // The warning states the layout taken, which a framework must be told.
+  const auto said = [](const Estimate& e, const std::string& text) {
+    return std::any_of(e.warnings.begin(), e.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(said(eu, "virtual stages of 8, then of 7 layers"));
+  EXPECT_FALSE(said(ef, "virtual stages"));
 }
 
 // Where two more places would split the layers evenly, the embedding and the loss take a layer's
@@ -535,6 +542,9 @@ TEST(Estimate, TheEmbeddingAndTheLossCanTakeALayersPlace) {
   const double layer = c.attention + c.norms + c.ffn_dense;
   ASSERT_GT(layer, c.embeddings);
   EXPECT_NEAR(memory_per_device(s).weights_gib * 1024 * 1024 * 1024, 8 * layer * 2, 1e-9 * layer);
+  EXPECT_TRUE(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) {
+    return w.find("the embedding and the loss take a layer's place") != std::string::npos;
+  }));
 }
 
 // A stack that launches each local expert's GEMMs one by one (Transformer Engine's GroupedLinear)

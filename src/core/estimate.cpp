@@ -1318,9 +1318,15 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
 void add_plan_warnings(Estimate& out, const Ctx& x) {
   const ParallelPlan& pl = x.pl;
   const ModelShape& m = x.m;
+  // Say which layout the timing took (Ctx: chunk_base, first_layer_slot): a framework needs it stated.
   if (m.layers % (pl.pp * pl.vpp) != 0)
-    out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" +
-                           num(pl.pp * pl.vpp) + "): stages are uneven and the largest sets the pace");
+    out.warnings.push_back(
+        "layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(pl.pp * pl.vpp) + "): " +
+        (x.first_layer_slot ? std::string("the embedding and the loss take a layer's place each (Megatron-Core's "
+                                          "account_for_embedding_in_pipeline_split and ..._loss_...)")
+                            : "virtual stages of " + num(x.chunk_layers) + ", then of " + num(x.chunk_base) +
+                                  " layers (Megatron-Core's pipeline_model_parallel_layout states such a split); the "
+                                  "fullest rank sets the pace"));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
                            "): KV heads are replicated");
