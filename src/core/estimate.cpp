@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 #include "core/collectives.hpp"
 #include "core/params.hpp"
@@ -85,6 +86,58 @@ Span span_of(int n, int stride, int devices_per_node) {
   return {n_intra, (n + n_intra - 1) / n_intra};
 }
 
+// The layers a pipeline rank holds. `routed`: those with routed experts.
+struct RankLayers {
+  double layers = 0, routed = 0;
+  double dense_share() const { return layers > 0 ? 1.0 - routed / layers : 0.0; }
+};
+
+// The layers of each pipeline rank: rank r holds virtual stages k pp + r (Narayanan et al. 2021,
+// Section 2.2). Where the layers do not divide over the virtual stages but two more would, the
+// embedding and the loss take a layer's place each (Megatron-Core's
+// account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split: Llama 3.1 405B's
+// 126 layers on 128 virtual stages). Otherwise every stage takes the rounded-up count and the last
+// what is left where that leaves only the last short (Megatron-Bridge's DeepSeek-V3 layouts: 61
+// layers on 16 virtual stages as 15 x 4 and 1; recalled), else they go as evenly as they can, the
+// first stages one more (a split Megatron-Core's pipeline_model_parallel_layout can state; rounding
+// up would leave whole stages empty, which no framework builds). A mixture's dense layers that are
+// its first (DeepSeek-V3's first_k_dense_replace) sit on the first ranks; spread ones leave every
+// rank the model's mix.
+struct PipelineLayout {
+  bool edges_take_places = false, last_short = false;
+  int stage_base = 0, stages_with_one_more = 0;  // layers (or places) a virtual stage
+  std::vector<RankLayers> ranks;
+};
+PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
+  PipelineLayout out;
+  const int virtual_stages = pl.pp * pl.vpp;
+  out.edges_take_places = m.layers % virtual_stages != 0 && (m.layers + 2) % virtual_stages == 0;
+  const int first_slot = out.edges_take_places ? 1 : 0;
+  const int places = m.layers + 2 * first_slot, rest = places % virtual_stages;
+  const int rounded_up = places / virtual_stages + (rest > 0 ? 1 : 0);
+  out.last_short = rest > 0 && places > (virtual_stages - 1) * rounded_up;
+  out.stage_base = out.last_short ? rounded_up : places / virtual_stages;
+  out.stages_with_one_more = out.last_short ? 0 : rest;
+  out.ranks.resize(static_cast<std::size_t>(pl.pp));
+  for (int rank = 0; rank < pl.pp; ++rank) {
+    RankLayers& r = out.ranks[static_cast<std::size_t>(rank)];
+    long long dense = 0;
+    for (int k = 0; k < pl.vpp; ++k) {
+      const long long j = static_cast<long long>(k) * pl.pp + rank;  // the virtual stage
+      const long long first = j * out.stage_base + std::min<long long>(j, out.stages_with_one_more) - first_slot;
+      const long long size = out.stage_base + (j < out.stages_with_one_more ? 1 : 0);
+      const long long lo = std::max(0LL, first), hi = std::min<long long>(m.layers, first + size);
+      if (hi <= lo) continue;
+      r.layers += static_cast<double>(hi - lo);
+      dense += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
+    }
+    if (m.moe_experts <= 0) continue;
+    r.routed = m.dense_layers_first ? r.layers - static_cast<double>(dense)
+                                    : r.layers * (1.0 - static_cast<double>(m.dense_layers) / m.layers);
+  }
+  return out;
+}
+
 // Everything derived from the scenario that the time and memory formulas share.
 struct Ctx {
   const Scenario& sc;
@@ -95,11 +148,8 @@ struct Ctx {
   int s = 0;                    // tokens per sample
   double tokens_mb = 0;         // tokens per device per micro-batch (b s / cp)
   long long micro_batches = 1;  // per pipeline per step
-  // A virtual stage's places (its layers, and an embedding or loss taking one): chunk_base, one more
-  // on the first chunk_extra virtual stages; chunk_layers is the larger.
-  int chunk_base = 0, chunk_extra = 0, chunk_layers = 0;
-  int first_layer_slot = 0;     // 1 where the embedding takes a layer's place (and the loss another)
-  int stage_layers = 0;         // layers on one device (the largest stage's)
+  PipelineLayout layout;
+  double recomputed_share = 0;  // of the model's layers, those full recompute replays
   // unquantized_flops: the peak of the work an FP8/FP4 recipe leaves in 16 bits (attention, the
   // output layer); the math precision's otherwise.
   double peak_flops = 0, unquantized_flops = 0, hbm_bytes_per_s = 0;
@@ -122,19 +172,9 @@ struct Ctx {
     tokens_mb = static_cast<double>(pl.micro_batch) * s / pl.cp;
     const long long per_pipeline = static_cast<long long>(pl.micro_batch) * pl.dp;
     micro_batches = per_pipeline > 0 ? std::max(1LL, sc.global_batch / per_pipeline) : 1;
-    // Layers split evenly over the virtual stages; where they do not but two more would, the
-    // embedding and the loss take a layer's place each (Megatron-Core's
-    // account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split: Llama 3.1
-    // 405B's 126 layers on 128 virtual stages); otherwise as evenly as they go, the first stages
-    // one more (a layout Megatron-Core's pipeline_model_parallel_layout can state), so no rank
-    // holds more than it must and the last, with the output layer, is not the fuller.
-    const int virtual_stages = pl.pp * pl.vpp;
-    if (m.layers % virtual_stages != 0 && (m.layers + 2) % virtual_stages == 0) first_layer_slot = 1;
-    const int places = m.layers + 2 * first_layer_slot;
-    chunk_base = places / virtual_stages;
-    chunk_extra = places % virtual_stages;
-    chunk_layers = chunk_base + (chunk_extra > 0 ? 1 : 0);
-    stage_layers = chunk_layers * pl.vpp;
+    layout = pipeline_layout(m, pl);
+    for (const RankLayers& r : layout.ranks) recomputed_share += recomputed_layers(pl, r.layers);
+    recomputed_share /= std::max(1, m.layers);
     const Precision math = matmul_precision(sc);
     const double clock = power_limited_clock_fraction(sc);
     peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip * tensor_clock_fraction(sc, math);
@@ -415,7 +455,7 @@ void layer_attention(const Ctx& x, LayerTimes& r) {
       // does not recompute store (stored_softmax_bytes), written once and read once.
       const double kept = x.pl.recompute == Recompute::selective
                               ? 0.0
-                              : 1.0 - recomputed_layers(x.pl, x.stage_layers) / x.stage_layers;
+                              : 1.0 - x.recomputed_share;
       fwd_bytes = bwd_bytes = scores * kept * stored_softmax_bytes(m, x.act_bytes);
     }
     r.attention_fwd = attn_flops / rate + fwd_bytes / x.hbm_bytes_per_s;
@@ -555,34 +595,6 @@ auto by_layer_kind(const Ctx& x, F f) -> ByLayerKind<decltype(f(x))> {
   return {own, f(dx)};
 }
 
-// The layers pipeline rank `rank` holds: virtual stages k pp + rank (Narayanan et al. 2021,
-// Section 2.2) of chunk_base or chunk_base + 1 places, the model's first and last less an embedding
-// or a loss that takes a place (Ctx::first_layer_slot). `routed`:
-// those with routed experts. A mixture's dense layers that are its first (DeepSeek-V3's
-// first_k_dense_replace) sit on the first ranks; spread ones leave every rank the model's mix.
-struct RankLayers {
-  double layers = 0, routed = 0;
-  double dense_share() const { return layers > 0 ? 1.0 - routed / layers : 0.0; }
-};
-RankLayers rank_layers(const Ctx& x, int rank) {
-  const ModelShape& m = x.m;
-  RankLayers r;
-  long long dense = 0;
-  for (int k = 0; k < x.pl.vpp; ++k) {
-    const long long j = static_cast<long long>(k) * x.pl.pp + rank;  // the virtual stage
-    const long long first = j * x.chunk_base + std::min<long long>(j, x.chunk_extra) - x.first_layer_slot;
-    const long long lo = std::max(0LL, first);
-    const long long hi = std::min<long long>(m.layers, first + x.chunk_base + (j < x.chunk_extra ? 1 : 0));
-    if (hi <= lo) continue;
-    r.layers += static_cast<double>(hi - lo);
-    dense += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
-  }
-  if (m.moe_experts <= 0) return r;
-  r.routed = m.dense_layers_first ? r.layers - static_cast<double>(dense)
-                                  : r.layers * (1.0 - static_cast<double>(m.dense_layers) / m.layers);
-  return r;
-}
-
 // A rank's layers' times, each kind weighed by its share of them.
 template <class T>
 T on_rank(const ByLayerKind<T>& kinds, const RankLayers& r) {
@@ -627,7 +639,7 @@ double expert_params(const Ctx& x, double expert_layers) {
   return expert_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.etp;
 }
 
-double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, rank_layers(x, rank).routed); }
+double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, x.layout.ranks[static_cast<std::size_t>(rank)].routed); }
 
 // The transformer-layer parameters of `r`'s layers outside the routed experts, split over tensor
 // parallel: its routed ones have a router and shared experts, the others a dense FFN.
@@ -650,9 +662,12 @@ double sharded_params(const Ctx& x, double params, double experts, bool shard) {
 
 double trainable_expert_params(const Ctx& x, int rank) { return frozen_base(x.sc) ? 0.0 : stage_expert_params(x, rank); }
 
-double trainable_params_per_device(const Ctx& x, double params_on_device) {
+// LoRA trains its adapters alone, in proportion to the rank's layers (a dense and an expert
+// layer's adapters taken alike), split over tensor parallel.
+double trainable_params_per_device(const Ctx& x, double params_on_device, int rank) {
   if (!frozen_base(x.sc)) return params_on_device;
-  return adapter_params(x.sc, false) / (x.pl.tp * x.pl.pp);
+  const double layers = x.layout.ranks[static_cast<std::size_t>(rank)].layers;
+  return adapter_params(x.sc, false) * layers / std::max(1, x.m.layers) / x.pl.tp;
 }
 
 // Parameters held by a device of pipeline rank `rank` before ZeRO sharding: the first holds the
@@ -661,7 +676,7 @@ double stage_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
   const double t = x.pl.tp;
   const bool first = rank == 0, last = rank == x.pl.pp - 1;
-  const RankLayers r = rank_layers(x, rank);
+  const RankLayers r = x.layout.ranks[static_cast<std::size_t>(rank)];
   double p = dense_params(x, r, false) + expert_params(x, r.routed);
   if (first) p += c.embeddings / t;
   if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
@@ -675,7 +690,7 @@ double stage_params(const Ctx& x, int rank) {
 // FSDP2's fully_shard: the root does not reshard after forward; recalled), and two of its largest
 // layers, the one running and the one prefetched (Zhao et al. 2023, Section 3.3).
 double zero3_gathered_params(const Ctx& x, int rank) {
-  const RankLayers held = rank_layers(x, rank);
+  const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
   const double edges = stage_params(x, rank) - dense_params(x, held, false) - expert_params(x, held.routed);
   double layer = 0;
   if (held.routed > 0) layer = dense_params(x, {1, 1}, false) + expert_params(x, 1);
@@ -1003,9 +1018,9 @@ double model_flops_per_token(const Scenario& s) {
 // micro-batches than the one before it and no more parameters.
 std::vector<int> ranks_to_check(const Ctx& x) {
   std::vector<int> ranks = {0};
-  RankLayers before = rank_layers(x, 0);
+  RankLayers before = x.layout.ranks[0];
   for (int r = 1; r < x.pl.pp - 1; ++r) {
-    const RankLayers held = rank_layers(x, r);
+    const RankLayers held = x.layout.ranks[static_cast<std::size_t>(r)];
     if (held.layers > before.layers || held.routed > before.routed) ranks.push_back(r);
     before = held;
   }
@@ -1033,9 +1048,9 @@ Memory memory_per_device(const Scenario& s) {
   });
   for (const int rank : ranks_to_check(x)) {
     const bool last = rank == pl.pp - 1;
-    const RankLayers held = rank_layers(x, rank);
+    const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
     const double p_dev = stage_params(x, rank);
-    const double trainable = trainable_params_per_device(x, p_dev);
+    const double trainable = trainable_params_per_device(x, p_dev, rank);
     // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
     const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
     Memory cur;
@@ -1133,6 +1148,14 @@ struct MicroBatchTimes {
   double total() const { return matmul + attention + memory + tp + cp + ep + recompute + p2p; }
 };
 
+// One micro-batch's backward on a rank, its recompute apart.
+double backward_s(const Ctx& x, const LayerTimes& L, const RankLayers& r, const EdgeTimes& E, int rank) {
+  double t = r.layers * (L.matmul_bwd + L.attention_bwd + L.memory_bwd + L.tp_bwd + L.cp_bwd + L.ep_bwd);
+  if (rank == 0) t += E.first_bwd;
+  if (rank == x.pl.pp - 1) t += E.last_bwd;
+  return t;
+}
+
 // `L`: a layer of the rank's, `r` its layers, `edge_s` its work beside them.
 MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankLayers& r, double edge_s) {
   const Scenario& s = x.sc;
@@ -1181,14 +1204,14 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankL
 double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const double n = rank_layers(x, rank).layers;
+  const double n = x.layout.ranks[static_cast<std::size_t>(rank)].layers;
   const double mbs = static_cast<double>(x.micro_batches);
   // Data parallelism: gradients of the trainable parameters a rank holds, reduced across dp x cp
   // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
   // all-gather of updated weights (Rajbhandari et al. 2020). Reduction overlaps the last
   // micro-batch's backward except its last bucket (Li et al. 2020, PyTorch DDP).
   const double p_dev = stage_params(x, rank);
-  const double trainable = trainable_params_per_device(x, p_dev);
+  const double trainable = trainable_params_per_device(x, p_dev, rank);
   const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
   const int dp_n = pl.dp * pl.cp;
   const double overlap = s.framework.dp_overlap;
@@ -1267,7 +1290,7 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int 
 double optimizer_s(const Ctx& x, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const double trainable = trainable_params_per_device(x, stage_params(x, rank));
+  const double trainable = trainable_params_per_device(x, stage_params(x, rank), rank);
   const double trainable_experts = trainable_expert_params(x, rank);
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).
@@ -1280,7 +1303,7 @@ double optimizer_s(const Ctx& x, int rank) {
 }
 
 // Throughput, FLOPs and utilisation of a step of `step` seconds.
-void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers) {
+void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed_share) {
   const ModelShape& m = s.model;
   const bool full_rc = s.plan.recompute == Recompute::full;
   const bool sel_rc = s.plan.recompute == Recompute::selective;
@@ -1301,7 +1324,7 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
   const double adapters = adapter_params(s, true);
   const double layers_fwd_per_token = 2.0 * (count_params(m).layers_active + adapters) + attention_fwd_per_token;
   double replay = 0;
-  if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_layers(s.plan, stage_layers) / stage_layers;
+  if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_share;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
   if (sel_rc && every_other_matmul(s)) replay = 2.0 * m.layers * m.hidden * replayed_matmul_width(m) * tokens_per_step;
   const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_key * (s_len - attended_keys(m));
@@ -1318,15 +1341,18 @@ void fill_rates(Estimate& out, const Scenario& s, double step, int stage_layers)
 void add_plan_warnings(Estimate& out, const Ctx& x) {
   const ParallelPlan& pl = x.pl;
   const ModelShape& m = x.m;
-  // Say which layout the timing took (Ctx: chunk_base, first_layer_slot): a framework needs it stated.
+  // Say which layout the timing took (pipeline_layout): a framework needs it stated.
   if (m.layers % (pl.pp * pl.vpp) != 0)
     out.warnings.push_back(
         "layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(pl.pp * pl.vpp) + "): " +
-        (x.first_layer_slot ? std::string("the embedding and the loss take a layer's place each (Megatron-Core's "
-                                          "account_for_embedding_in_pipeline_split and ..._loss_...)")
-                            : "virtual stages of " + num(x.chunk_layers) + ", then of " + num(x.chunk_base) +
-                                  " layers (Megatron-Core's pipeline_model_parallel_layout states such a split); the "
-                                  "fullest rank sets the pace"));
+        (x.layout.edges_take_places
+             ? std::string("the embedding and the loss take a layer's place each (Megatron-Core's "
+                           "account_for_embedding_in_pipeline_split and ..._loss_...)")
+             : (x.layout.last_short ? "virtual stages of " + num(x.layout.stage_base) + " layers, the last of " +
+                                          num(m.layers - (pl.pp * pl.vpp - 1) * x.layout.stage_base)
+                                    : "virtual stages of " + num(x.layout.stage_base + 1) + ", then of " +
+                                          num(x.layout.stage_base) + " layers") +
+                   " (Megatron-Core's pipeline_model_parallel_layout states such a split); the fullest rank sets the pace"));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
                            "): KV heads are replicated");
@@ -1368,16 +1394,29 @@ Estimate estimate(const Scenario& s, bool complete) {
   // and drain pass once through each other rank, a v-th of its micro-batch a virtual stage
   // (Narayanan et al. 2021, Section 2.2: (p - 1) / v stage times for equal stages). The step waits
   // for the slowest rank's gradient reduction and optimizer step.
-  MicroBatchTimes mb;
-  double stages_s = 0, dp_comm = 0, optimizer = 0;
+  // The step then waits for the slowest rank's optimizer step, which needs every rank's gradients
+  // (the global gradient norm clips them), and for what of a rank's data-parallel reduction outlasts
+  // the drain: after its last backward, the last micro-batch's still passes each rank before it, a
+  // v-th of its backward each. A middle rank holding the layers of the middle rank before it has
+  // its times (a plan search runs this for every candidate plan, pp up to layers + 2).
+  MicroBatchTimes mb, own;
+  RankLayers before;
+  double stages_s = 0, drain_s = 0, own_bwd = 0, own_dp = 0, dp_comm = 0, optimizer = 0;
   for (int rank = 0; rank < pl.pp; ++rank) {
-    const RankLayers held = rank_layers(x, rank);
-    const LayerTimes L = on_rank(kinds, held);
-    const MicroBatchTimes own = micro_batch_times(x, L, held, edge_s(x, E, rank));
+    const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
+    const bool as_before = rank > 1 && rank < pl.pp - 1 && held.layers == before.layers && held.routed == before.routed;
+    before = held;
+    if (!as_before) {
+      const LayerTimes L = on_rank(kinds, held);
+      own = micro_batch_times(x, L, held, edge_s(x, E, rank));
+      own_bwd = backward_s(x, L, held, E, rank) + own.recompute;
+      own_dp = dp_exposed_s(x, L, own.recompute, rank);
+      optimizer = std::max(optimizer, optimizer_s(x, rank));
+      if (rank == 0 || own.total() > mb.total()) mb = own;
+    }
     stages_s += own.total();
-    if (rank == 0 || own.total() > mb.total()) mb = own;
-    dp_comm = std::max(dp_comm, dp_exposed_s(x, L, own.recompute, rank));
-    optimizer = std::max(optimizer, optimizer_s(x, rank));
+    dp_comm = std::max(dp_comm, own_dp - drain_s);
+    drain_s += own_bwd / pl.vpp;
   }
   const double bubble = (stages_s - mb.total()) / pl.vpp;
   // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
@@ -1400,7 +1439,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   double step = 0;
   for (const auto& t : out.breakdown_s) step += t.value;
   out.step_time_s = step;
-  fill_rates(out, s, step, x.stage_layers);
+  fill_rates(out, s, step, x.recomputed_share);
 
   out.memory = memory_per_device(s);
   if (!complete) return out;

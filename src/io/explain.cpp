@@ -116,7 +116,7 @@ std::string explanation_text(const Explanation& x) {
 
 Explanation explain_step_time(const Result& r, const Job& job, const PresetLibrary& lib) {
   Explanation x{"Step time", format_duration(r.est.step_time_s),
-                "One micro-batch on the busiest pipeline stage x the micro-batches per step, plus the pipeline "
+                "One micro-batch on the busiest pipeline rank x the micro-batches per step, plus the pipeline "
                 "bubble, the exposed data-parallel reduction and the optimizer step (docs/model.md, Step time)",
                 {}, band_of(r, r.est.step_time_s, BandSide::time, format_duration)};
   x.inputs.push_back({"micro-batches per step", std::to_string(r.est.grad_accum),
@@ -272,7 +272,8 @@ const TermModel kTermModels[] = {
     {"dp_comm", "gradient all-reduce (ZeRO-1/2: reduce-scatter + parameter all-gather) less dp_overlap of the "
                 "backwards it can hide behind (with interleaving, each chunk's last), at least the last bucket "
                 "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
-                "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023)", ""},
+                "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023); a later pipeline rank's "
+                "reduction hides behind the drain through the ranks before it", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
     {"step_overhead", "the host's work a step waits for once, whatever its micro-batches: Trainium's stacks run "
                       "PyTorch/XLA, whose lazy tensors trace each step's graph anew and sync at its end "
@@ -419,7 +420,9 @@ Explanation explain_memory(const Result& r, const Job& job, const PresetLibrary&
                         accelerator_source(lib, job, "hbm_gib")});
   } else {
     x = {"Runtime reserve and buffers", format_fixed(m.other_gib, 1) + " GiB",
-         "the accelerator's runtime reserve (allocator, communication buffers, compiled graphs) plus logits", {},
+         "the accelerator's runtime reserve (allocator, communication buffers, compiled graphs), two gradient "
+         "buckets in flight and, with ZeRO-3, the gathered weights: the edge modules and two of the rank's largest "
+         "layers", {},
          x.band};
     x.inputs.push_back({"runtime reserve", format_fixed(job.spec.scenario.accelerator.cal.runtime_reserve_gib, 1) + " GiB",
                         accelerator_source(lib, job, "calibration")});
