@@ -546,6 +546,24 @@ TEST(Estimate, UnevenLayersGoAsEvenlyAsTheyCanRatherThanLeaveAStageEmpty) {
   EXPECT_TRUE(warns(e, "virtual stages of 3, then of 2 layers"));
 }
 
+// pp = layers + 2: the first rank holds only the embedding and the last only the output layer and
+// the loss, which here (a 128K vocabulary on 6 small layers) outweighs a layer and sets the pace.
+// A rank without layers is timed as such, never divided by its zero layers.
+TEST(Estimate, ARankCanHoldOnlyTheEmbeddingOrTheLoss) {
+  Scenario s = h100_scenario();
+  s.model.layers = 6;
+  s.plan.pp = 8;
+  s.plan.dp = 4;
+  s.plan.recompute = Recompute::full;
+  ASSERT_FALSE(check_plan(s));
+  const LayerAndOutput one = matmul_per_micro_batch(s);
+  ASSERT_GT(one.output_s, one.layer_s);
+  const Estimate e = estimate(s);
+  EXPECT_NEAR(breakdown_of(e, "matmul") / static_cast<double>(e.grad_accum), one.output_s, 1e-9 * one.output_s);
+  for (const auto& term : e.breakdown_s) EXPECT_TRUE(std::isfinite(term.value)) << term.name;
+  EXPECT_TRUE(std::isfinite(memory_per_device(s).total_gib));
+}
+
 // Where two more places would split the layers evenly, the embedding and the loss take a layer's
 // place each (Megatron-Core's account_for_embedding_in_pipeline_split and ..._loss_...): 62 layers
 // on 8 ranks are 7 on the first and the last, 8 between. With a small vocabulary the busiest rank is
