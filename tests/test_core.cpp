@@ -496,6 +496,15 @@ LayerAndOutput matmul_per_micro_batch(Scenario s) {
   return {layer, breakdown_of(e64, "matmul") / mbs - 64 * layer};
 }
 
+// Llama-3-8B-shaped layers (128K vocabulary) on 8 pipeline ranks of 4 data-parallel H100s each.
+Scenario eight_stage_pipeline(int layers) {
+  Scenario s = h100_scenario();
+  s.model.layers = layers;
+  s.plan.pp = 8;
+  s.plan.dp = 4;
+  return s;
+}
+
 bool warns(const Estimate& e, const std::string& text) {
   return std::any_of(e.warnings.begin(), e.warnings.end(),
                      [&](const std::string& w) { return w.find(text) != std::string::npos; });
@@ -506,12 +515,7 @@ bool warns(const Estimate& e, const std::string& text) {
 // with the output layer). The busiest rank then holds 8 layers and no output layer; the fill and
 // drain pass the short rank faster. The warning states the layout, which a framework must be told.
 TEST(Estimate, AShortLastStageIsTimedWithTheLayersItHolds) {
-  Scenario full = h100_scenario();
-  full.model.layers = 64;
-  full.plan.pp = 8;
-  full.plan.dp = 4;
-  Scenario short_last = full;
-  short_last.model.layers = 60;
+  const Scenario full = eight_stage_pipeline(64), short_last = eight_stage_pipeline(60);
   ASSERT_FALSE(check_plan(short_last));
   const LayerAndOutput one = matmul_per_micro_batch(full);
   ASSERT_GT(one.output_s, one.layer_s);  // a 128K vocabulary: the output layer outweighs a layer
@@ -533,10 +537,7 @@ TEST(Estimate, AShortLastStageIsTimedWithTheLayersItHolds) {
 // none), the layers go as evenly as they can, the first stages one more: 3 on the first four ranks,
 // 2 on the others. The last, with the output layer, sets the pace.
 TEST(Estimate, UnevenLayersGoAsEvenlyAsTheyCanRatherThanLeaveAStageEmpty) {
-  Scenario s = h100_scenario();
-  s.model.layers = 20;
-  s.plan.pp = 8;
-  s.plan.dp = 4;
+  const Scenario s = eight_stage_pipeline(20);
   ASSERT_FALSE(check_plan(s));
   const LayerAndOutput one = matmul_per_micro_batch(s);
   ASSERT_GT(one.output_s, one.layer_s);
@@ -550,10 +551,7 @@ TEST(Estimate, UnevenLayersGoAsEvenlyAsTheyCanRatherThanLeaveAStageEmpty) {
 // the loss, which here (a 128K vocabulary on 6 small layers) outweighs a layer and sets the pace.
 // A rank without layers is timed as such, never divided by its zero layers.
 TEST(Estimate, ARankCanHoldOnlyTheEmbeddingOrTheLoss) {
-  Scenario s = h100_scenario();
-  s.model.layers = 6;
-  s.plan.pp = 8;
-  s.plan.dp = 4;
+  Scenario s = eight_stage_pipeline(6);
   s.plan.recompute = Recompute::full;
   ASSERT_FALSE(check_plan(s));
   const LayerAndOutput one = matmul_per_micro_batch(s);
@@ -569,11 +567,8 @@ TEST(Estimate, ARankCanHoldOnlyTheEmbeddingOrTheLoss) {
 // on 8 ranks are 7 on the first and the last, 8 between. With a small vocabulary the busiest rank is
 // one between, and it holds the most memory too: a layer more than the first rank's embedding.
 TEST(Estimate, TheEmbeddingAndTheLossCanTakeALayersPlace) {
-  Scenario s = h100_scenario();
+  Scenario s = eight_stage_pipeline(62);
   s.model.vocab = 1000;
-  s.plan.pp = 8;
-  s.plan.dp = 4;
-  s.model.layers = 62;
   ASSERT_FALSE(check_plan(s));
   const LayerAndOutput one = matmul_per_micro_batch(s);
   ASSERT_LT(one.output_s, one.layer_s);
