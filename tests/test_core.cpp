@@ -544,7 +544,7 @@ TEST(Estimate, UnevenLayersGoAsEvenlyAsTheyCanRatherThanLeaveAStageEmpty) {
   const Estimate e = estimate(s);
   EXPECT_NEAR(breakdown_of(e, "matmul") / static_cast<double>(e.grad_accum), 2 * one.layer_s + one.output_s,
               1e-9 * one.output_s);
-  EXPECT_TRUE(warns(e, "virtual stages of 3, then of 2 layers"));
+  EXPECT_TRUE(warns(e, "the first 4 virtual stages of 3 layers, the other 4 of 2"));
 }
 
 // pp = layers + 2: the first rank holds only the embedding and the last only the output layer and

@@ -1201,7 +1201,14 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankL
   return {mb_matmul, mb_attention, mb_memory, mb_tp, mb_cp, mb_ep, mb_recompute, mb_p2p};
 }
 
-double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int rank) {
+// A rank's exposed data-parallel communication: `after_backward`, the gradient reduction that
+// outlasts its last backward (a later pipeline rank's hides behind the drain, estimate()), and
+// `elsewhere`, what no drain hides: the parameter gather, which follows the optimizer step, and
+// ZeRO-2's and ZeRO-3's collectives during every micro-batch.
+struct DpExposed {
+  double after_backward = 0, elsewhere = 0;
+};
+DpExposed dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
   const double n = x.layout.ranks[static_cast<std::size_t>(rank)].layers;
@@ -1231,7 +1238,7 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int 
     return one(dense, dp_n, pl.tp) + one(expert, x.expert_dp(), x.expert_dp_stride());
   };
   const double dense_trainable = trainable - trainable_experts;
-  double dp_exposed = 0;
+  DpExposed dp;
   if (dp_n > 1 && pl.zero < 3) {
     const double gather = pl.zero == 0 ? 0.0 : dp_collective(wbytes, dense_trainable, trainable_experts, false);
     // A distributed optimizer that overlaps its parameter gather with the next forward, bucket by
@@ -1249,23 +1256,26 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int 
     const double v = pl.vpp;
     const double bwd = n * (L.matmul_bwd + L.attention_bwd + L.memory_bwd);  // one micro-batch
     const double bucket = std::min(1.0, s.framework.bucket_mib * 1024 * 1024 / std::max(1.0, rank_grad_bytes));
-    const double last = comm / v;
     // Micro-batch passes the reduction (and a hidden gather) can overlap.
     const double passes = std::max(1.0, std::min<double>(mbs, pl.pp) * (v - 1) / v);
     const double window = passes * bwd;
-    dp_exposed = std::max({comm - overlap * window, last - overlap * bwd / v, std::min(last, comm * bucket)});
+    auto exposed = [&](double c) {
+      return std::max({c - overlap * window, c / v - overlap * bwd / v, std::min(c / v, c * bucket)});
+    };
+    dp.after_backward = exposed(reduce);
+    dp.elsewhere = exposed(comm) - dp.after_backward;  // a gather not overlapped with the forward
     if (pl.zero == 2) {
       // Gradients partitioned (Rajbhandari et al. 2020, Section 5.2) leave no full buffer to
       // accumulate into: every micro-batch's are reduce-scattered during its own backward
       // (DeepSpeed's engine: stage 2 communicates outside gradient-accumulation boundaries too;
       // FSDP's SHARD_GRAD_OP outside no_sync), each exposing its excess over that backward or its
       // last bucket.
-      dp_exposed += (mbs - 1) * std::max(reduce - overlap * bwd, reduce * bucket);
+      dp.elsewhere += (mbs - 1) * std::max(reduce - overlap * bwd, reduce * bucket);
     }
     if (hide_gather) {
       const double fwd = n * (L.matmul_fwd + L.attention_fwd + L.memory_fwd);  // one micro-batch
       const double fwd_window = passes * fwd;
-      dp_exposed += std::max(gather - overlap * fwd_window, std::min(gather / v, gather * bucket));
+      dp.elsewhere += std::max(gather - overlap * fwd_window, std::min(gather / v, gather * bucket));
     }
   } else if (dp_n > 1) {
     // ZeRO-3 / FSDP full shard: every layer's weights are all-gathered before its forward and
@@ -1282,9 +1292,9 @@ double dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int 
     const double fwd = L.matmul_fwd + L.attention_fwd + L.memory_fwd;
     const double bwd = L.matmul_bwd + L.attention_bwd + L.memory_bwd + mb_recompute / std::max(1.0, n);
     const double per_mb = n * (std::max(0.0, ag - overlap * fwd) + std::max(0.0, ag + rs - overlap * bwd)) + 2 * ag;
-    dp_exposed = mbs * per_mb;
+    dp.elsewhere = mbs * per_mb;
   }
-  return dp_exposed;
+  return dp;
 }
 
 double optimizer_s(const Ctx& x, int rank) {
@@ -1350,8 +1360,10 @@ void add_plan_warnings(Estimate& out, const Ctx& x) {
                            "account_for_embedding_in_pipeline_split and ..._loss_...)")
              : (x.layout.last_short ? "virtual stages of " + num(x.layout.stage_base) + " layers, the last of " +
                                           num(m.layers - (pl.pp * pl.vpp - 1) * x.layout.stage_base)
-                                    : "virtual stages of " + num(x.layout.stage_base + 1) + ", then of " +
-                                          num(x.layout.stage_base) + " layers") +
+                                    : "the first " + num(x.layout.stages_with_one_more) + " virtual stages of " +
+                                          num(x.layout.stage_base + 1) + " layers, the other " +
+                                          num(pl.pp * pl.vpp - x.layout.stages_with_one_more) + " of " +
+                                          num(x.layout.stage_base)) +
                    " (Megatron-Core's pipeline_model_parallel_layout states such a split); the fullest rank sets the pace"));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
@@ -1392,8 +1404,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   // Each pipeline rank's micro-batch, with its own layers (a mixture's dense ones on the first, a
   // short last chunk) and edge work. 1F1B: the busiest runs every micro-batch; the pipeline's fill
   // and drain pass once through each other rank, a v-th of its micro-batch a virtual stage
-  // (Narayanan et al. 2021, Section 2.2: (p - 1) / v stage times for equal stages). The step waits
-  // for the slowest rank's gradient reduction and optimizer step.
+  // (Narayanan et al. 2021, Section 2.2: (p - 1) / v stage times for equal stages).
   // The step then waits for the slowest rank's optimizer step, which needs every rank's gradients
   // (the global gradient norm clips them), and for what of a rank's data-parallel reduction outlasts
   // the drain: after its last backward, the last micro-batch's still passes each rank before it, a
@@ -1401,7 +1412,8 @@ Estimate estimate(const Scenario& s, bool complete) {
   // its times (a plan search runs this for every candidate plan, pp up to layers + 2).
   MicroBatchTimes mb, own;
   RankLayers before;
-  double stages_s = 0, drain_s = 0, own_bwd = 0, own_dp = 0, dp_comm = 0, optimizer = 0;
+  DpExposed own_dp;
+  double stages_s = 0, drain_s = 0, own_bwd = 0, dp_comm = 0, optimizer = 0;
   for (int rank = 0; rank < pl.pp; ++rank) {
     const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
     const bool as_before = rank > 1 && rank < pl.pp - 1 && held.layers == before.layers && held.routed == before.routed;
@@ -1415,7 +1427,7 @@ Estimate estimate(const Scenario& s, bool complete) {
       if (rank == 0 || own.total() > mb.total()) mb = own;
     }
     stages_s += own.total();
-    dp_comm = std::max(dp_comm, own_dp - drain_s);
+    dp_comm = std::max(dp_comm, own_dp.elsewhere + std::max(0.0, own_dp.after_backward - drain_s));
     drain_s += own_bwd / pl.vpp;
   }
   const double bubble = (stages_s - mb.total()) / pl.vpp;

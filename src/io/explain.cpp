@@ -411,7 +411,8 @@ Explanation explain_memory(const Result& r, const Job& job, const PresetLibrary&
   } else if (part == "activations") {
     x = {"Activations", format_fixed(m.activations_gib, 1) + " GiB",
          "per layer after Korthikanti et al. 2022 (GQA, gated FFN, MoE, FlashAttention), x the micro-batches "
-         "1F1B keeps in flight, less what recomputation drops", {}, x.band};
+         "1F1B keeps in flight, less what recomputation drops; on the last pipeline rank, the logits (16-bit, "
+         "plus an FP32 copy unless the loss is fused)", {}, x.band};
   } else if (part == "max_micro_batch") {
     x = {"Largest micro-batch that fits", std::to_string(m.max_micro_batch),
          "the largest micro-batch whose total memory per device stays within capacity, searched with the rest of "
