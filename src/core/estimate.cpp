@@ -210,6 +210,7 @@ struct Ctx {
   }
 
   const AcceleratorCalibration& cal() const { return sc.accelerator.cal; }
+  const RankLayers& held(int rank) const { return layout.ranks[static_cast<std::size_t>(rank)]; }
 
   // `count` GEMMs (M x K) . (K x N): the slower of their math at the large-GEMM efficiency, over
   // the units their tiles fill, and their operand traffic. Roofline (Williams et al. 2009).
@@ -639,7 +640,7 @@ double expert_params(const Ctx& x, double expert_layers) {
   return expert_layers * x.m.moe_experts * x.params.expert / x.pl.ep / x.etp;
 }
 
-double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, x.layout.ranks[static_cast<std::size_t>(rank)].routed); }
+double stage_expert_params(const Ctx& x, int rank) { return expert_params(x, x.held(rank).routed); }
 
 // The transformer-layer parameters of `r`'s layers outside the routed experts, split over tensor
 // parallel: its routed ones have a router and shared experts, the others a dense FFN.
@@ -666,7 +667,7 @@ double trainable_expert_params(const Ctx& x, int rank) { return frozen_base(x.sc
 // layer's adapters taken alike), split over tensor parallel.
 double trainable_params_per_device(const Ctx& x, double params_on_device, int rank) {
   if (!frozen_base(x.sc)) return params_on_device;
-  const double layers = x.layout.ranks[static_cast<std::size_t>(rank)].layers;
+  const double layers = x.held(rank).layers;
   return adapter_params(x.sc, false) * layers / std::max(1, x.m.layers) / x.pl.tp;
 }
 
@@ -676,7 +677,7 @@ double stage_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
   const double t = x.pl.tp;
   const bool first = rank == 0, last = rank == x.pl.pp - 1;
-  const RankLayers r = x.layout.ranks[static_cast<std::size_t>(rank)];
+  const RankLayers r = x.held(rank);
   double p = dense_params(x, r, false) + expert_params(x, r.routed);
   if (first) p += c.embeddings / t;
   if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
@@ -690,7 +691,7 @@ double stage_params(const Ctx& x, int rank) {
 // FSDP2's fully_shard: the root does not reshard after forward; recalled), and two of its largest
 // layers, the one running and the one prefetched (Zhao et al. 2023, Section 3.3).
 double zero3_gathered_params(const Ctx& x, int rank) {
-  const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
+  const RankLayers held = x.held(rank);
   const double edges = stage_params(x, rank) - dense_params(x, held, false) - expert_params(x, held.routed);
   double layer = 0;
   if (held.routed > 0) layer = dense_params(x, {1, 1}, false) + expert_params(x, 1);
@@ -1018,9 +1019,9 @@ double model_flops_per_token(const Scenario& s) {
 // micro-batches than the one before it and no more parameters.
 std::vector<int> ranks_to_check(const Ctx& x) {
   std::vector<int> ranks = {0};
-  RankLayers before = x.layout.ranks[0];
+  RankLayers before = x.held(0);
   for (int r = 1; r < x.pl.pp - 1; ++r) {
-    const RankLayers held = x.layout.ranks[static_cast<std::size_t>(r)];
+    const RankLayers held = x.held(r);
     if (held.layers > before.layers || held.routed > before.routed) ranks.push_back(r);
     before = held;
   }
@@ -1048,7 +1049,7 @@ Memory memory_per_device(const Scenario& s) {
   });
   for (const int rank : ranks_to_check(x)) {
     const bool last = rank == pl.pp - 1;
-    const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
+    const RankLayers held = x.held(rank);
     const double p_dev = stage_params(x, rank);
     const double trainable = trainable_params_per_device(x, p_dev, rank);
     // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
@@ -1211,7 +1212,7 @@ struct DpExposed {
 DpExposed dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const double n = x.layout.ranks[static_cast<std::size_t>(rank)].layers;
+  const double n = x.held(rank).layers;
   const double mbs = static_cast<double>(x.micro_batches);
   // Data parallelism: gradients of the trainable parameters a rank holds, reduced across dp x cp
   // (ranks with stride tp). ZeRO-0: all-reduce; ZeRO-1/2: reduce-scatter of gradients and
@@ -1415,7 +1416,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   DpExposed own_dp;
   double stages_s = 0, drain_s = 0, own_bwd = 0, dp_comm = 0, optimizer = 0;
   for (int rank = 0; rank < pl.pp; ++rank) {
-    const RankLayers held = x.layout.ranks[static_cast<std::size_t>(rank)];
+    const RankLayers held = x.held(rank);
     const bool as_before = rank > 1 && rank < pl.pp - 1 && held.layers == before.layers && held.routed == before.routed;
     before = held;
     if (!as_before) {
