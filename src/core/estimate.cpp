@@ -68,9 +68,9 @@ double adapter_params(const Scenario& s, bool active) {
   return active ? lora_active_params(s.model, s.lora_rank, fused) : lora_params(s.model, s.lora_rank, fused);
 }
 // Layers of a stage that full recompute replays: all, or the first recompute_layers of them.
-double recomputed_layers(const ParallelPlan& pl, double stage_layers) {
+double recomputed_layers(const ParallelPlan& pl, double layers) {
   if (pl.recompute != Recompute::full) return 0;
-  return pl.recompute_layers > 0 ? std::min<double>(pl.recompute_layers, stage_layers) : stage_layers;
+  return pl.recompute_layers > 0 ? std::min<double>(pl.recompute_layers, layers) : layers;
 }
 
 // Where a group of n ranks with the given stride in Megatron's rank order (tp fastest, then cp,
@@ -671,19 +671,23 @@ double trainable_params_per_device(const Ctx& x, double params_on_device, int ra
   return adapter_params(x.sc, false) * layers / std::max(1, x.m.layers) / x.pl.tp;
 }
 
-// Parameters held by a device of pipeline rank `rank` before ZeRO sharding: the first holds the
-// embeddings, the last the output layer.
-double stage_params(const Ctx& x, int rank) {
+// Parameters of pipeline rank `rank`'s edge modules on a device: the first holds the embeddings,
+// the last the output layer.
+double edge_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
-  const double t = x.pl.tp;
-  const bool first = rank == 0, last = rank == x.pl.pp - 1;
+  double p = 0;
+  if (rank == 0) p += c.embeddings;
+  if (rank == x.pl.pp - 1)
+    p += c.output > 0 ? c.output
+                      : (x.m.kind == ModelKind::decoder && x.pl.pp > 1 ? static_cast<double>(x.m.vocab) * x.m.hidden
+                                                                       : 0.0);
+  return p / x.pl.tp;
+}
+
+// Parameters held by a device of pipeline rank `rank` before ZeRO sharding.
+double stage_params(const Ctx& x, int rank) {
   const RankLayers r = x.held(rank);
-  double p = dense_params(x, r, false) + expert_params(x, r.routed);
-  if (first) p += c.embeddings / t;
-  if (last) p += (c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1
-                                                ? static_cast<double>(x.m.vocab) * x.m.hidden
-                                                : 0.0)) / t;
-  return p;
+  return dense_params(x, r, false) + expert_params(x, r.routed) + edge_params(x, rank);
 }
 
 // ZeRO-3's gathered weights on pipeline rank `rank` at their peak: its edge modules (embeddings,
@@ -692,11 +696,10 @@ double stage_params(const Ctx& x, int rank) {
 // layers, the one running and the one prefetched (Zhao et al. 2023, Section 3.3).
 double zero3_gathered_params(const Ctx& x, int rank) {
   const RankLayers held = x.held(rank);
-  const double edges = stage_params(x, rank) - dense_params(x, held, false) - expert_params(x, held.routed);
   double layer = 0;
   if (held.routed > 0) layer = dense_params(x, {1, 1}, false) + expert_params(x, 1);
   if (held.layers > held.routed) layer = std::max(layer, dense_params(x, {1, 0}, false));
-  return edges + 2.0 * layer;
+  return edge_params(x, rank) + 2.0 * layer;
 }
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
@@ -1118,13 +1121,13 @@ int largest_fitting_micro_batch(const Scenario& s) {
 
 namespace {
 
-// Rank `rank`'s work beside its layers: a decoder's output layer and loss on the last (its first
-// rank's embedding lookup costs nothing here), a ViT's patch embedding on the first, its head on
-// the last.
-double edge_s(const Ctx& x, const EdgeTimes& E, int rank) {
-  double t = 0;
-  if (rank == 0) t += E.first_fwd + E.first_bwd;
-  if (rank == x.pl.pp - 1) t += E.last_fwd + E.last_bwd;
+// Rank `rank`'s work beside its layers, forward and backward: a decoder's output layer and loss on
+// the last (its first rank's embedding lookup costs nothing here), a ViT's patch embedding on the
+// first, its head on the last.
+Ctx::Pass edge_on_rank(const Ctx& x, const EdgeTimes& E, int rank) {
+  Ctx::Pass t;
+  if (rank == 0) t.fwd += E.first_fwd, t.bwd += E.first_bwd;
+  if (rank == x.pl.pp - 1) t.fwd += E.last_fwd, t.bwd += E.last_bwd;
   return t;
 }
 
@@ -1149,12 +1152,9 @@ struct MicroBatchTimes {
   double total() const { return matmul + attention + memory + tp + cp + ep + recompute + p2p; }
 };
 
-// One micro-batch's backward on a rank, its recompute apart.
-double backward_s(const Ctx& x, const LayerTimes& L, const RankLayers& r, const EdgeTimes& E, int rank) {
-  double t = r.layers * (L.matmul_bwd + L.attention_bwd + L.memory_bwd + L.tp_bwd + L.cp_bwd + L.ep_bwd);
-  if (rank == 0) t += E.first_bwd;
-  if (rank == x.pl.pp - 1) t += E.last_bwd;
-  return t;
+// One micro-batch's backward on a rank with the edge work `edge`, its recompute apart.
+double backward_s(const LayerTimes& L, const RankLayers& r, const Ctx::Pass& edge) {
+  return r.layers * (L.matmul_bwd + L.attention_bwd + L.memory_bwd + L.tp_bwd + L.cp_bwd + L.ep_bwd) + edge.bwd;
 }
 
 // `L`: a layer of the rank's, `r` its layers, `edge_s` its work beside them.
@@ -1349,23 +1349,27 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
   out.train_time_s = out.steps * step;
 }
 
+// The uneven layout the timing took (pipeline_layout), in words: a framework needs it stated.
+std::string uneven_layout_text(const PipelineLayout& l, int layers, int virtual_stages) {
+  if (l.edges_take_places)
+    return "the embedding and the loss take a layer's place each (Megatron-Core's "
+           "account_for_embedding_in_pipeline_split and ..._loss_...)";
+  const std::string split =
+      l.last_short ? "virtual stages of " + num(l.stage_base) + " layers, the last of " +
+                         num(layers - (virtual_stages - 1) * l.stage_base)
+                   : "the first " + num(l.stages_with_one_more) + " virtual stages of " + num(l.stage_base + 1) +
+                         " layers, the other " + num(virtual_stages - l.stages_with_one_more) + " of " +
+                         num(l.stage_base);
+  return split + " (Megatron-Core's pipeline_model_parallel_layout states such a split); the fullest rank sets the pace";
+}
+
 void add_plan_warnings(Estimate& out, const Ctx& x) {
   const ParallelPlan& pl = x.pl;
   const ModelShape& m = x.m;
-  // Say which layout the timing took (pipeline_layout): a framework needs it stated.
-  if (m.layers % (pl.pp * pl.vpp) != 0)
-    out.warnings.push_back(
-        "layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(pl.pp * pl.vpp) + "): " +
-        (x.layout.edges_take_places
-             ? std::string("the embedding and the loss take a layer's place each (Megatron-Core's "
-                           "account_for_embedding_in_pipeline_split and ..._loss_...)")
-             : (x.layout.last_short ? "virtual stages of " + num(x.layout.stage_base) + " layers, the last of " +
-                                          num(m.layers - (pl.pp * pl.vpp - 1) * x.layout.stage_base)
-                                    : "the first " + num(x.layout.stages_with_one_more) + " virtual stages of " +
-                                          num(x.layout.stage_base + 1) + " layers, the other " +
-                                          num(pl.pp * pl.vpp - x.layout.stages_with_one_more) + " of " +
-                                          num(x.layout.stage_base)) +
-                   " (Megatron-Core's pipeline_model_parallel_layout states such a split); the fullest rank sets the pace"));
+  const int virtual_stages = pl.pp * pl.vpp;
+  if (m.layers % virtual_stages != 0)
+    out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(virtual_stages) +
+                           "): " + uneven_layout_text(x.layout, m.layers, virtual_stages));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
                            "): KV heads are replicated");
@@ -1421,8 +1425,9 @@ Estimate estimate(const Scenario& s, bool complete) {
     before = held;
     if (!as_before) {
       const LayerTimes L = on_rank(kinds, held);
-      own = micro_batch_times(x, L, held, edge_s(x, E, rank));
-      own_bwd = backward_s(x, L, held, E, rank) + own.recompute;
+      const Ctx::Pass edge = edge_on_rank(x, E, rank);
+      own = micro_batch_times(x, L, held, edge.fwd + edge.bwd);
+      own_bwd = backward_s(L, held, edge) + own.recompute;
       own_dp = dp_exposed_s(x, L, own.recompute, rank);
       optimizer = std::max(optimizer, optimizer_s(x, rank));
       if (rank == 0 || own.total() > mb.total()) mb = own;
