@@ -510,6 +510,23 @@ bool warns(const Estimate& e, const std::string& text) {
                      [&](const std::string& w) { return w.find(text) != std::string::npos; });
 }
 
+// Hardware FLOPs count the forward that full recompute replays on each rank's own layers: 29 on 8
+// ranks hold 4 on each of seven and 1 on the last, so replaying the first 4 of each rank's layers
+// replays all 29 (not 8 x 4), and replaying 3 replays 3 x 7 + 1 of them.
+TEST(Estimate, HardwareFlopsReplayTheLayersEachRankHolds) {
+  Scenario s = eight_stage_pipeline(29);
+  s.plan.recompute = Recompute::full;
+  auto replayed = [&](int k) {
+    s.plan.recompute_layers = k;
+    const Estimate e = estimate(s);
+    return e.hardware_flops_per_step - e.model_flops_per_step;
+  };
+  const double all = replayed(0);
+  ASSERT_GT(all, 0);
+  EXPECT_NEAR(replayed(4), all, 1e-12 * all);
+  EXPECT_NEAR(replayed(3), all * 22 / 29, 1e-12 * all);
+}
+
 // Layers that do not split evenly over the virtual stages: each takes the rounded-up count and the
 // last what is left, where only the last is short (60 layers on 8 ranks: 8 each, 4 on the last,
 // with the output layer). The busiest rank then holds 8 layers and no output layer; the fill and
@@ -1172,6 +1189,31 @@ TEST(Memory, ExpertStateShardsOverExpertDataParallelRanks) {
   const double dense = c.total - 24.0 * 64 * c.expert;
   EXPECT_NEAR(memory_per_device(s).optimizer_gib * 1024 * 1024 * 1024, (dense / 64 + experts / 8) * 12,
               1e-6 * experts);
+}
+
+// LoRA's adapters on an expert sit with it: split over expert parallelism, their optimizer state
+// over the expert-data-parallel group, while attention's and a dense layer's FFN adapters split
+// over dp. By hand (rank 16, separate projections): attention 16 ((2048 + 2048) + 2 (2048 + 512) +
+// (2048 + 2048)); an expert's gated FFN 3 x 16 (2048 + 1024); a dense layer's, 8192 wide,
+// 3 x 16 (2048 + 8192).
+TEST(Memory, LoraAdaptersOfExpertsShardWithTheirExperts) {
+  Scenario s = moe_scenario(8);
+  s.model.dense_layers = 2;
+  s.model.dense_ffn_hidden = 8192;
+  s.mode = TrainingMode::lora;
+  s.lora_rank = 16;
+  const double attention = 16.0 * (4096 + 2 * 2560 + 4096), expert = 3.0 * 16 * 3072, dense_ffn = 3.0 * 16 * 10240;
+  const double experts = 22 * 64 * expert / 8, dense = 24 * attention + 2 * dense_ffn;
+  const double gib = 1024.0 * 1024 * 1024, grad_bytes = s.framework.grad_bytes;
+  const Memory mem = memory_per_device(s);
+  EXPECT_NEAR(mem.gradients_gib * gib, (dense + experts) * grad_bytes, 1e-9 * experts);
+  EXPECT_NEAR(mem.optimizer_gib * gib, (dense / 64 + experts / 8) * 12, 1e-9 * experts);
+  // Without expert parallelism every rank holds all 64 experts' adapters, eight times as many,
+  // and the optimizer shards them 64 ways: the same share of them as before.
+  s.plan.ep = 1;
+  const Memory whole = memory_per_device(s);
+  EXPECT_NEAR(whole.gradients_gib * gib, (dense + 8 * experts) * grad_bytes, 1e-9 * experts);
+  EXPECT_NEAR(whole.optimizer_gib * gib, mem.optimizer_gib * gib, 1e-9 * experts);
 }
 
 // A mixture's dense first layers (DeepSeek-V3's first_k_dense_replace) hold a dense FFN, not

@@ -661,14 +661,34 @@ double sharded_params(const Ctx& x, double params, double experts, bool shard) {
   return (params - experts) / (x.pl.dp * x.pl.cp) + experts / x.expert_dp();
 }
 
-double trainable_expert_params(const Ctx& x, int rank) { return frozen_base(x.sc) ? 0.0 : stage_expert_params(x, rank); }
+// LoRA's adapters on a rank's layers (lora_params counted per module): an expert's sit with it,
+// split over expert parallelism like its weights; the rest (attention, shared experts, a dense
+// FFN) over tensor parallel.
+struct RankAdapters {
+  double all = 0, experts = 0;
+};
+RankAdapters rank_adapters(const Ctx& x, int rank) {
+  const ModelShape& m = x.m;
+  const RankLayers held = x.held(rank);
+  const double rk = x.sc.lora_rank;
+  const bool fused = x.sc.framework.fused_projections;
+  const double expert = lora_ffn_params(m, rk, m.ffn_hidden, fused);
+  const double dense_ffn = lora_ffn_params(m, rk, m.moe_experts > 0 ? m.dense_ffn_hidden : m.ffn_hidden, fused);
+  const double rest = held.layers * lora_attention_params(m, rk, fused) + held.routed * m.moe_shared_experts * expert +
+                      (held.layers - held.routed) * dense_ffn;
+  RankAdapters a;
+  a.experts = held.routed * m.moe_experts * expert / x.pl.ep / x.etp;
+  a.all = rest / x.pl.tp + a.experts;
+  return a;
+}
 
-// LoRA trains its adapters alone, in proportion to the rank's layers (a dense and an expert
-// layer's adapters taken alike), split over tensor parallel.
+double trainable_expert_params(const Ctx& x, int rank) {
+  return frozen_base(x.sc) ? rank_adapters(x, rank).experts : stage_expert_params(x, rank);
+}
+
+// LoRA trains its adapters alone.
 double trainable_params_per_device(const Ctx& x, double params_on_device, int rank) {
-  if (!frozen_base(x.sc)) return params_on_device;
-  const double layers = x.held(rank).layers;
-  return adapter_params(x.sc, false) * layers / std::max(1, x.m.layers) / x.pl.tp;
+  return frozen_base(x.sc) ? rank_adapters(x, rank).all : params_on_device;
 }
 
 // Parameters of pipeline rank `rank`'s edge modules on a device: the first holds the embeddings,

@@ -117,19 +117,23 @@ int max_lora_rank(const ModelShape& m) {
   return static_cast<int>(std::max(1.0, std::min(narrowest, 1e9)));
 }
 
+// Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out); a fused module is one W.
+double lora_attention_params(const ModelShape& m, double r, bool fused_projections) {
+  const double h = m.hidden, q = attention_width(m), kv = kv_width(m);
+  if (fused_projections) return r * ((h + q + 2 * kv) + (q + h));
+  return r * ((h + q) + (h + kv) + (h + kv) + (q + h));
+}
+
+double lora_ffn_params(const ModelShape& m, double r, double f, bool fused_projections) {
+  const double h = m.hidden;
+  if (fused_projections) return r * ((h + (m.gated_ffn ? 2.0 : 1.0) * f) + (f + h));
+  return ffn_matrices(m) * r * (h + f);
+}
+
 namespace {
 // One layer's adapters: attention's, and `ffns` FFNs of width f (its experts, or one dense FFN).
 double layer_lora_params(const ModelShape& m, double r, double ffns, double f, bool fused_projections) {
-  const double h = m.hidden;
-  const double kv = kv_width(m);
-  // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out); a fused module is one W.
-  const double q = attention_width(m);
-  if (fused_projections) {
-    const double ffn_in = (m.gated_ffn ? 2.0 : 1.0) * f;
-    return r * ((h + q + 2 * kv) + (q + h) + ffns * ((h + ffn_in) + (f + h)));
-  }
-  const double attn = r * ((h + q) + (h + kv) + (h + kv) + (q + h));
-  return attn + ffns * ffn_matrices(m) * r * (h + f);
+  return lora_attention_params(m, r, fused_projections) + ffns * lora_ffn_params(m, r, f, fused_projections);
 }
 
 // A mixture's dense layers (DeepSeek-V3's first_k_dense_replace) adapt one FFN of their own width.

@@ -49,6 +49,10 @@ ParamCounts count_params(const ModelShape& m);
 double lora_params(const ModelShape& m, int rank, bool fused_projections);
 // The adapters a token passes through: those of its top-k and shared experts only.
 double lora_active_params(const ModelShape& m, int rank, bool fused_projections);
+// One layer's adapters on its attention projections, and on one FFN of width f (a dense FFN, or
+// one expert), as lora_params counts them.
+double lora_attention_params(const ModelShape& m, double rank, bool fused_projections);
+double lora_ffn_params(const ModelShape& m, double rank, double f, bool fused_projections);
 // The largest meaningful LoRA rank: an adapter B A on a d_in x d_out weight has rank at most
 // min(d_in, d_out) (Hu et al. 2021, "LoRA", section 4.1), so the rank is bounded by the narrowest
 // adapted weight: hidden, the attention width, the K/V width and the FFN width.
