@@ -561,7 +561,10 @@ TEST(Estimate, UnevenLayersGoAsEvenlyAsTheyCanRatherThanLeaveAStageEmpty) {
   const Estimate e = estimate(s);
   EXPECT_NEAR(breakdown_of(e, "matmul") / static_cast<double>(e.grad_accum), 2 * one.layer_s + one.output_s,
               1e-9 * one.output_s);
-  EXPECT_TRUE(warns(e, "the first 4 virtual stages of 3 layers, the other 4 of 2"));
+  EXPECT_TRUE(warns(e, "the first 4 virtual stages of 3 layers, the other 4 of 2 layers"));
+  // One layer fewer than stages: the last holds the output layer and the loss alone.
+  EXPECT_TRUE(warns(estimate(eight_stage_pipeline(7)), "the first 7 virtual stages of 1 layer, the other 1 of none"));
+  EXPECT_TRUE(warns(estimate(eight_stage_pipeline(9)), "the first virtual stage of 2 layers, the other 7 of 1 layer"));
 }
 
 // pp = layers + 2: the first rank holds only the embedding and the last only the output layer and

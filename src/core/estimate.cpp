@@ -1370,16 +1370,19 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
 }
 
 // The uneven layout the timing took (pipeline_layout), in words: a framework needs it stated.
+std::string layers_text(long long n) { return n == 0 ? "none" : num(n) + (n == 1 ? " layer" : " layers"); }
+
 std::string uneven_layout_text(const PipelineLayout& l, int layers, int virtual_stages) {
   if (l.edges_take_places)
     return "the embedding and the loss take a layer's place each (Megatron-Core's "
            "account_for_embedding_in_pipeline_split and ..._loss_...)";
+  const int more = l.stages_with_one_more;
   const std::string split =
-      l.last_short ? "virtual stages of " + num(l.stage_base) + " layers, the last of " +
-                         num(layers - (virtual_stages - 1) * l.stage_base)
-                   : "the first " + num(l.stages_with_one_more) + " virtual stages of " + num(l.stage_base + 1) +
-                         " layers, the other " + num(virtual_stages - l.stages_with_one_more) + " of " +
-                         num(l.stage_base);
+      l.last_short ? "virtual stages of " + layers_text(l.stage_base) + ", the last of " +
+                         layers_text(layers - static_cast<long long>(virtual_stages - 1) * l.stage_base)
+                   : "the first " + (more == 1 ? std::string("virtual stage") : num(more) + " virtual stages") +
+                         " of " + layers_text(l.stage_base + 1) + ", the other " + num(virtual_stages - more) +
+                         " of " + layers_text(l.stage_base);
   return split + " (Megatron-Core's pipeline_model_parallel_layout states such a split); the fullest rank sets the pace";
 }
 
