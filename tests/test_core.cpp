@@ -876,6 +876,17 @@ TEST(Params, DenseLayersOfAMixtureAdaptOneFfn) {
 
 // A LoRA job at rank 16 whose GEMMs cost their math alone: no kernel cost, memory too fast to
 // matter, half the H100's peak.
+// A checkpoint holds the weights and the optimizer state (FP32 master and two moments) of what
+// trains: the whole model, or under LoRA its adapters alone.
+TEST(Estimate, ALoraCheckpointHoldsTheAdaptersAlone) {
+  Scenario s = h100_scenario();
+  ASSERT_TRUE(s.master_weights);
+  EXPECT_NEAR(estimate(s).checkpoint_bytes, count_params(s.model).total * (2 + 12), 1.0);
+  s.mode = TrainingMode::lora;
+  s.lora_rank = 16;
+  EXPECT_NEAR(estimate(s).checkpoint_bytes, lora_params(s.model, 16, s.framework.fused_projections) * (2 + 12), 1.0);
+}
+
 Scenario math_only_lora(Scenario s) {
   s.accelerator.cal.kernel_overhead_us = 0;
   s.accelerator.hbm_tb_per_s = 3.35e6;

@@ -1489,9 +1489,11 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.params = c.total;
   out.active_params = c.active;
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
+  // A checkpoint holds what trains, its weights and optimizer state: under LoRA the adapters alone,
+  // the frozen base staying where it was loaded from (Hugging Face PEFT's save_pretrained and
+  // NeMo's PEFT checkpoints write only the adapters; recalled).
   const double trainable_total = frozen_base(s) ? adapter_params(s, false) : c.total;
-  out.checkpoint_bytes = c.total * activation_bytes(s.precision) +
-                         trainable_total * ((mixed && s.master_weights) ? 12.0 : 8.0);
+  out.checkpoint_bytes = trainable_total * (activation_bytes(s.precision) + ((mixed && s.master_weights) ? 12.0 : 8.0));
   add_plan_warnings(out, x);
   return out;
 }

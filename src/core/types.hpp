@@ -293,7 +293,7 @@ struct Estimate {
   Memory memory;
   double params = 0;
   double active_params = 0;
-  double checkpoint_bytes = 0;          // weights + optimizer state of the whole model
+  double checkpoint_bytes = 0;          // weights + optimizer state of what trains (LoRA: the adapters)
   int plans_considered = 1;
   std::vector<std::string> warnings;
 };
