@@ -205,7 +205,7 @@ std::vector<FieldDef> overhead_fields() {
        "the FSx file system's throughput on FSx for Lustre, else 10",
        "Aggregate write bandwidth to checkpoint storage.", "FSx for Lustre User Guide (hardware.md 2.4.6)"},
       {"overheads.checkpoint.bytes", "o.checkpoint.bytes", T::number, "bytes", 0, kMaxBytes,
-       "the model and optimizer state", "Size of one checkpoint; 0 takes it from the estimate.", ""},
+       "the weights and optimizer state of what trains (LoRA: the adapters)", "Size of one checkpoint; 0 takes it from the estimate.", ""},
       {"overheads.checkpoint.kept", "o.checkpoint.kept", T::integer, "checkpoints", 0, 100000, "2",
        "Checkpoints kept in storage at a time.", ""},
       {"overheads.failures.per_node_hour", "o.failures.per_node_hour", T::number, "per node-hour", 0,
