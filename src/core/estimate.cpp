@@ -135,6 +135,11 @@ PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
     r.routed = m.dense_layers_first ? r.layers - static_cast<double>(dense)
                                     : r.layers * (1.0 - static_cast<double>(m.dense_layers) / m.layers);
   }
+  // The prediction modules run after the last layer, beside the loss, on the last stage
+  // (Megatron-Core's multi-token prediction block; recalled): a layer of the routed kind each.
+  RankLayers& last = out.ranks.back();
+  last.layers += m.mtp_layers;
+  if (m.moe_experts > 0) last.routed += m.mtp_layers;
   return out;
 }
 
@@ -174,7 +179,7 @@ struct Ctx {
     micro_batches = per_pipeline > 0 ? std::max(1LL, sc.global_batch / per_pipeline) : 1;
     layout = pipeline_layout(m, pl);
     for (const RankLayers& r : layout.ranks) recomputed_share += recomputed_layers(pl, r.layers);
-    recomputed_share /= std::max(1, m.layers);
+    recomputed_share /= std::max(1, m.layers + m.mtp_layers);
     const Precision math = matmul_precision(sc);
     const double clock = power_limited_clock_fraction(sc);
     peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip * tensor_clock_fraction(sc, math);
@@ -630,8 +635,12 @@ EdgeTimes edge_times(const Ctx& x) {
   // autocast, and torchtitan's float8 conversion skips the module named "output"; it runs in BF16.
   const auto logits = x.linear(T, m.vocab / t, h, frozen, 1, true);
   const double loss = 3.0 * T * (m.vocab / t) * loss_logit_bytes(x.sc) / x.hbm_bytes_per_s;
-  e.last_fwd = logits.fwd + loss;
-  e.last_bwd = logits.bwd + loss;
+  // Each prediction module projects its 2h-wide input to h, then runs the output layer and a loss
+  // again (DeepSeek-V3, Section 2.2); its layer is timed with the rank's others.
+  const auto projection = x.linear(T, h / t, 2.0 * h, frozen);
+  const double passes = 1.0 + m.mtp_layers;
+  e.last_fwd = passes * (logits.fwd + loss) + m.mtp_layers * projection.fwd;
+  e.last_bwd = passes * (logits.bwd + loss) + m.mtp_layers * projection.bwd;
   return e;
 }
 
@@ -697,10 +706,14 @@ double edge_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
   double p = 0;
   if (rank == 0) p += c.embeddings;
-  if (rank == x.pl.pp - 1)
-    p += c.output > 0 ? c.output
-                      : (x.m.kind == ModelKind::decoder && x.pl.pp > 1 ? static_cast<double>(x.m.vocab) * x.m.hidden
-                                                                       : 0.0);
+  const double table = static_cast<double>(x.m.vocab) * x.m.hidden;
+  if (rank == x.pl.pp - 1) {
+    p += c.output > 0 ? c.output : (x.m.kind == ModelKind::decoder && x.pl.pp > 1 ? table : 0.0);
+    // The prediction modules' own weights, and the embedding they look the next tokens up in: a
+    // copy on the last stage when the first holds it and the output layer is not it.
+    p += c.mtp_projections;
+    if (x.m.mtp_layers > 0 && x.pl.pp > 1 && c.output > 0) p += table;
+  }
   return p / x.pl.tp;
 }
 
@@ -918,6 +931,9 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   if (m.dense_layers < 0 || m.dense_layers >= m.layers || (m.dense_layers > 0 && m.moe_experts == 0))
     return bad("dense_layers", "must be below layers (" + num(m.layers) + ") and needs moe_experts");
   if (m.dense_layers > 0 && m.dense_ffn_hidden <= 0) return bad("dense_ffn_hidden", "must be positive");
+  if (m.mtp_layers < 0 || m.mtp_layers > m.layers) return bad("mtp_layers", "must be 0 to layers (" + num(m.layers) + ")");
+  if (m.mtp_layers > 0 && m.kind != ModelKind::decoder)
+    return bad("mtp_layers", "multi-token prediction needs a decoder's next tokens");
   return check_mla(m);
 }
 
@@ -1015,12 +1031,13 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
 double model_flops_per_token(const Scenario& s) {
   const ModelShape& m = s.model;
   const ParamCounts c = count_params(m);
-  // Matmul parameters: all but the embedding tables; the output layer counts even when tied.
-  double matmul = c.layers_active;
+  // Matmul parameters: all but the embedding tables; the output layer counts even when tied, and
+  // once more for each prediction module, which runs it again (Megatron-Bridge's FLOP count).
+  double matmul = c.layers_active + c.mtp_active;
   if (m.kind == ModelKind::vit) {
     matmul += static_cast<double>(m.patch_size) * m.patch_size * m.channels * m.hidden;
   } else {
-    matmul += static_cast<double>(m.vocab) * m.hidden;
+    matmul += (1.0 + m.mtp_layers) * static_cast<double>(m.vocab) * m.hidden;
   }
   // Causal attention needs only the unmasked half of the score matrix (Megatron-Bridge's and
   // FlashAttention's FLOP counts halve it); counting the masked half would let MFU pass 1.
@@ -1103,8 +1120,10 @@ Memory memory_per_device(const Scenario& s) {
     if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_bytes(Recompute::none);
     if (last && s.model.kind != ModelKind::vit) {
       // The 16-bit logits, plus the FP32 copy the loss keeps for its gradient unless a fused
-      // kernel computes the gradient from the 16-bit ones (flash-attn's cross_entropy).
-      act += x.tokens_mb * (s.model.vocab / pl.tp) * (wbytes + (s.fp32_loss_logits ? 4.0 : 0.0));
+      // kernel computes the gradient from the 16-bit ones (flash-attn's cross_entropy); each
+      // prediction module's loss keeps its own.
+      act += (1.0 + s.model.mtp_layers) * x.tokens_mb * (s.model.vocab / pl.tp) *
+             (wbytes + (s.fp32_loss_logits ? 4.0 : 0.0));
     }
     cur.activations_gib = act / kGiB;
     // Runtime reserve, two gradient buckets in flight, and ZeRO-3's gathered weights.
@@ -1353,11 +1372,12 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
   const double keys_run = s.flash_attention ? attended_keys(m) : s_len;
   const double attention_fwd_per_token = attention_fwd_per_key * keys_run;
   const double adapters = adapter_params(s, true);
-  const double layers_fwd_per_token = 2.0 * (count_params(m).layers_active + adapters) + attention_fwd_per_token;
+  const ParamCounts c = count_params(m);
+  const double layers_fwd_per_token = 2.0 * (c.layers_active + c.mtp_active + adapters) + attention_fwd_per_token;
   double replay = 0;
   if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_share;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
-  if (sel_rc && every_other_matmul(s)) replay = 2.0 * m.layers * m.hidden * replayed_matmul_width(m) * tokens_per_step;
+  if (sel_rc && every_other_matmul(s)) replay = 2.0 * (m.layers + m.mtp_layers) * m.hidden * replayed_matmul_width(m) * tokens_per_step;
   const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_key * (s_len - attended_keys(m));
   out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;
   // Utilisation is of the peak the matrix math ran at (BF16 for an auto-cast FP32 job).
@@ -1492,7 +1512,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   // A checkpoint holds what trains, its weights and optimizer state: under LoRA the adapters alone,
   // the frozen base staying where it was loaded from (Hugging Face PEFT's save_pretrained and
   // NeMo's PEFT checkpoints write only the adapters; recalled).
-  const double trainable_total = frozen_base(s) ? adapter_params(s, false) : c.total;
+  const double trainable_total = frozen_base(s) ? adapter_params(s, false) : c.total + c.mtp;
   out.checkpoint_bytes = trainable_total * (activation_bytes(s.precision) + ((mixed && s.master_weights) ? 12.0 : 8.0));
   add_plan_warnings(out, x);
   return out;

@@ -27,7 +27,7 @@ double kv_value_width(const ModelShape& m) {
   return is_mla(m) ? static_cast<double>(m.kv_heads) * m.v_head_dim : kv_width(m);
 }
 double attention_fwd_flops_per_key(const ModelShape& m) {
-  return 2.0 * m.layers * (attention_width(m) + value_width(m));
+  return 2.0 * (m.layers + m.mtp_layers) * (attention_width(m) + value_width(m));
 }
 
 namespace {
@@ -105,6 +105,12 @@ ParamCounts count_params(const ModelShape& m) {
     }
   }
   c.layers_active = moe_layers * c.per_layer_active + m.dense_layers * c.dense_layer;
+  // A prediction module: a layer of the model's (routed) kind, its 2h x h projection and three
+  // norms (the hidden state's and the embedding's before it, its head's after; DeepSeek-V3
+  // Section 2.2); it shares the embedding and the output layer.
+  c.mtp_projections = m.mtp_layers * (2.0 * h * h + 3.0 * h);
+  c.mtp = m.mtp_layers * c.per_layer_total + c.mtp_projections;
+  c.mtp_active = m.mtp_layers * c.per_layer_active + c.mtp_projections;
   c.total = moe_layers * c.per_layer_total + m.dense_layers * c.dense_layer + c.embeddings + c.output;
   c.active = c.layers_active + c.embeddings + c.output;
   return c;
@@ -136,11 +142,12 @@ double layer_lora_params(const ModelShape& m, double r, double ffns, double f, b
   return lora_attention_params(m, r, fused_projections) + ffns * lora_ffn_params(m, r, f, fused_projections);
 }
 
-// A mixture's dense layers (DeepSeek-V3's first_k_dense_replace) adapt one FFN of their own width.
+// A mixture's dense layers (DeepSeek-V3's first_k_dense_replace) adapt one FFN of their own width;
+// a prediction module's layer, of the routed kind, adapts like the others.
 double lora_params_over(const ModelShape& m, int rank, double experts, bool fused_projections) {
   if (rank <= 0) return 0;
   const int dense = m.dense_layers;
-  return (m.layers - dense) * layer_lora_params(m, rank, experts, m.ffn_hidden, fused_projections) +
+  return (m.layers - dense + m.mtp_layers) * layer_lora_params(m, rank, experts, m.ffn_hidden, fused_projections) +
          dense * layer_lora_params(m, rank, 1, m.dense_ffn_hidden, fused_projections);
 }
 }  // namespace

@@ -20,6 +20,9 @@ struct ParamCounts {
   double per_layer_active = 0;
   double dense_layer = 0;   // one of the model's dense_layers (attention, norms, dense FFN)
   double layers_active = 0; // every transformer layer's active parameters
+  double mtp = 0;           // the multi-token prediction modules' parameters (not in total)
+  double mtp_active = 0;    // of those, what a token passes through
+  double mtp_projections = 0;  // of those, outside the modules' transformer layers
 };
 
 int vit_tokens(const ModelShape& m);             // patches + CLS token
@@ -30,7 +33,7 @@ double attention_width(const ModelShape& m);
 double kv_width(const ModelShape& m);
 // Width of V alone: kv_width, or kv_heads x v_head_dim with multi-head latent attention.
 double kv_value_width(const ModelShape& m);
-// Forward FLOPs of every layer's attention core for each key a query attends to: scores at the
+// Forward FLOPs of every layer's attention core (prediction modules' included) for each key a query attends to: scores at the
 // query/key width, context at the value width (2 FLOPs a multiply-add).
 double attention_fwd_flops_per_key(const ModelShape& m);
 // Width of the attention's values and of the output projection's input: heads x v_head_dim with

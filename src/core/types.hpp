@@ -148,6 +148,12 @@ struct ModelShape {
   // They are the model's first layers (DeepSeek-V3), held by the first pipeline ranks; else
   // (spread among the expert layers: Qwen-MoE's decoder_sparse_step) every rank holds the mix.
   bool dense_layers_first = true;
+  // Multi-token prediction modules trained beside the model (DeepSeek-V3, arXiv 2412.19437,
+  // Section 2.2, depth 1): each a transformer layer of the model's own kind (a mixture's has
+  // experts), a projection of the normalized hidden state and next-token embedding (2h) to h, and
+  // the shared output layer with a loss of its own, on the last pipeline stage. Not in a published
+  // parameter count (DeepSeek-V3's 671B excludes it).
+  int mtp_layers = 0;
   // Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, Section 2.1; DeepSeek-V3, arXiv
   // 2412.19437, Section 2.1.1): keys and values come from a kv_lora_rank latent (plus one shared
   // rotary key of qk_rope_head_dim), queries from a q_lora_rank latent (0: straight from hidden).

@@ -76,7 +76,7 @@ const std::vector<std::string_view> kModelKeys = {
     "hidden",      "ffn_hidden",   "heads",        "kv_heads",     "head_dim",
     "seq_len",     "vocab",        "gated_ffn",    "tied_embeddings",
     "biases",      "dropout",      "learned_positions", "moe_experts",
-    "moe_top_k",   "moe_shared_experts", "dense_layers", "dense_ffn_hidden", "dense_layers_first",
+    "moe_top_k",   "moe_shared_experts", "dense_layers", "dense_ffn_hidden", "dense_layers_first", "mtp_layers",
     "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "image_size", "patch_size",
     "channels",    "num_classes",  "published_params", "published_active_params",
     "sources"};
@@ -544,6 +544,7 @@ void read_decoder_extras(const Json& j, const std::string& path, int base_layers
     m.dense_layers = std::clamp(m.dense_layers, 0, m.layers - 1);
   m.dense_ffn_hidden = get_int_or(j, "dense_ffn_hidden", path, 0, kMaxFfnHidden, m.dense_ffn_hidden);
   m.dense_layers_first = get_bool_or(j, "dense_layers_first", path, m.dense_layers_first);
+  m.mtp_layers = get_int_or(j, "mtp_layers", path, 0, kMaxLayers, m.mtp_layers);
   m.q_lora_rank = get_int_or(j, "q_lora_rank", path, 0, kMaxHidden, m.q_lora_rank);
   m.kv_lora_rank = get_int_or(j, "kv_lora_rank", path, 0, kMaxHidden, m.kv_lora_rank);
   m.qk_rope_head_dim = get_int_or(j, "qk_rope_head_dim", path, 0, kMaxHeadDim, m.qk_rope_head_dim);
