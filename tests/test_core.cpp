@@ -874,18 +874,22 @@ TEST(Params, DenseLayersOfAMixtureAdaptOneFfn) {
               4 * r * ((2 * h + 3 * fd) - 8 * (2 * h + 3 * f)), 1e-6);
 }
 
-// A LoRA job at rank 16 whose GEMMs cost their math alone: no kernel cost, memory too fast to
-// matter, half the H100's peak.
 // A checkpoint holds the weights and the optimizer state (FP32 master and two moments) of what
-// trains: the whole model, or under LoRA its adapters alone.
+// trains: the whole model, or under LoRA its adapters alone, 14 bytes each. By hand, rank 16 on
+// each of 32 layers: attention 16 ((4096 + 4096) + 2 (4096 + 1024) + (4096 + 4096)), the gated
+// FFN 3 x 16 (4096 + 14336): 41,943,040 adapter parameters.
 TEST(Estimate, ALoraCheckpointHoldsTheAdaptersAlone) {
   Scenario s = h100_scenario();
   ASSERT_TRUE(s.master_weights);
   EXPECT_NEAR(estimate(s).checkpoint_bytes, count_params(s.model).total * (2 + 12), 1.0);
   s.mode = TrainingMode::lora;
   s.lora_rank = 16;
-  EXPECT_NEAR(estimate(s).checkpoint_bytes, lora_params(s.model, 16, s.framework.fused_projections) * (2 + 12), 1.0);
+  ASSERT_FALSE(s.framework.fused_projections);
+  EXPECT_NEAR(estimate(s).checkpoint_bytes, 41943040.0 * 14, 1.0);
 }
+
+// A LoRA job at rank 16 whose GEMMs cost their math alone: no kernel cost, memory too fast to
+// matter, half the H100's peak.
 
 Scenario math_only_lora(Scenario s) {
   s.accelerator.cal.kernel_overhead_us = 0;
@@ -1205,11 +1209,11 @@ TEST(Memory, ExpertStateShardsOverExpertDataParallelRanks) {
               1e-6 * experts);
 }
 
-// LoRA's adapters on an expert sit with it: split over expert parallelism, their optimizer state
-// over the expert-data-parallel group, while attention's and a dense layer's FFN adapters split
-// over dp. By hand (rank 16, separate projections): attention 16 ((2048 + 2048) + 2 (2048 + 512) +
-// (2048 + 2048)); an expert's gated FFN 3 x 16 (2048 + 1024); a dense layer's, 8192 wide,
-// 3 x 16 (2048 + 8192).
+// LoRA's adapters on an expert sit with it: split over expert parallelism, their gradients and
+// optimizer state sharded over the expert-data-parallel group, while attention's, a shared
+// expert's and a dense layer's FFN adapters shard over dp. By hand (rank 16, separate projections):
+// attention 16 ((2048 + 2048) + 2 (2048 + 512) + (2048 + 2048)); an expert's gated FFN
+// 3 x 16 (2048 + 1024), a shared expert's the same; a dense layer's, 8192 wide, 3 x 16 (2048 + 8192).
 TEST(Memory, LoraAdaptersOfExpertsShardWithTheirExperts) {
   Scenario s = moe_scenario(8);
   s.model.dense_layers = 2;
@@ -1228,6 +1232,10 @@ TEST(Memory, LoraAdaptersOfExpertsShardWithTheirExperts) {
   const Memory whole = memory_per_device(s);
   EXPECT_NEAR(whole.gradients_gib * gib, (dense + 8 * experts) * grad_bytes, 1e-9 * experts);
   EXPECT_NEAR(whole.optimizer_gib * gib, mem.optimizer_gib * gib, 1e-9 * experts);
+  // A shared expert on each expert layer is on every rank, beside attention.
+  s.plan.ep = 8;
+  s.model.moe_shared_experts = 1;
+  EXPECT_NEAR(memory_per_device(s).gradients_gib * gib, (dense + 22 * expert + experts) * grad_bytes, 1e-9 * experts);
 }
 
 // A mixture's dense first layers (DeepSeek-V3's first_k_dense_replace) hold a dense FFN, not

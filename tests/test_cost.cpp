@@ -215,6 +215,19 @@ TEST(CostWallTime, MoreFailuresLongerWallTime) {
   EXPECT_THROW(tc::wall_time(in, j, gpu(), 0), tc::CostError);
 }
 
+// A LoRA job's checkpoints hold its adapters; the frozen base they adapt is stored once beside
+// them, for the campaign and its retention.
+TEST(CostBill, ALoraJobStoresItsFrozenBaseOnce) {
+  CostInputs in = bare();
+  in.storage.dataset_gb = 1000;
+  in.storage.retention_days = 730.0 / 24;  // one 730-hour month
+  JobPerf j = job(2, 3600, 1);
+  const double without = item(tc::evaluate_cost(in, j, simple(), gpu()).bill, "storage.s3_standard");
+  j.frozen_weights_bytes = 16e9;
+  const double with = item(tc::evaluate_cost(in, j, simple(), gpu()).bill, "storage.s3_standard");
+  EXPECT_NEAR(with - without, 16 * 0.023 * (1.0 / 730 + 1), 1e-9);
+}
+
 TEST(CostBill, HandWorkedComponents) {
   CostInputs in = bare();
   in.pricing.mix = {tc::TierShare{"on_demand", 0.5, 0, "", {}, {}},

@@ -531,6 +531,7 @@ JobPerf job_perf(const Scenario& sc, const Estimate& est) {
                           : static_cast<double>(sc.global_batch) * sc.model.seq_len;
   j.model_flops_per_step = est.model_flops_per_step;
   j.checkpoint_bytes = est.checkpoint_bytes;
+  j.frozen_weights_bytes = est.frozen_weights_bytes;
   j.peak_tflops_per_chip = peak_tflops(sc.accelerator, matmul_precision(sc));
   j.mfu = est.mfu;
   j.chip_power_w = chip_power_w(sc);

@@ -266,7 +266,8 @@ struct JobPerf {
   double steps = 0;                       // optimizer steps of one full run
   double tokens_per_step = 0;
   double model_flops_per_step = 0;
-  double checkpoint_bytes = 0;            // weights + optimizer state of the whole model
+  double checkpoint_bytes = 0;            // weights + optimizer state of what trains
+  double frozen_weights_bytes = 0;        // LoRA: the base model's weights, stored once
   double peak_tflops_per_chip = 0;        // dense peak at the scenario's precision
   double mfu = 0;
   double chip_power_w = 0;                // 0: not published

@@ -670,34 +670,20 @@ double sharded_params(const Ctx& x, double params, double experts, bool shard) {
   return (params - experts) / (x.pl.dp * x.pl.cp) + experts / x.expert_dp();
 }
 
-// LoRA's adapters on a rank's layers (lora_params counted per module): an expert's sit with it,
-// split over expert parallelism like its weights; the rest (attention, shared experts, a dense
-// FFN) over tensor parallel.
-struct RankAdapters {
+// What a device of pipeline rank `rank` trains of its `params_on_device`: all of them, or under
+// LoRA its adapters alone (lora_params_on), an expert's split over expert parallelism as its
+// weights are, the others over tensor parallel; and of those, the routed experts', which shard
+// over their expert-data-parallel group.
+struct Trainable {
   double all = 0, experts = 0;
 };
-RankAdapters rank_adapters(const Ctx& x, int rank) {
-  const ModelShape& m = x.m;
+Trainable trainable_on(const Ctx& x, int rank, double params_on_device) {
+  if (!frozen_base(x.sc)) return {params_on_device, stage_expert_params(x, rank)};
   const RankLayers held = x.held(rank);
-  const double rk = x.sc.lora_rank;
-  const bool fused = x.sc.framework.fused_projections;
-  const double expert = lora_ffn_params(m, rk, m.ffn_hidden, fused);
-  const double dense_ffn = lora_ffn_params(m, rk, m.moe_experts > 0 ? m.dense_ffn_hidden : m.ffn_hidden, fused);
-  const double rest = held.layers * lora_attention_params(m, rk, fused) + held.routed * m.moe_shared_experts * expert +
-                      (held.layers - held.routed) * dense_ffn;
-  RankAdapters a;
-  a.experts = held.routed * m.moe_experts * expert / x.pl.ep / x.etp;
-  a.all = rest / x.pl.tp + a.experts;
-  return a;
-}
-
-double trainable_expert_params(const Ctx& x, int rank) {
-  return frozen_base(x.sc) ? rank_adapters(x, rank).experts : stage_expert_params(x, rank);
-}
-
-// LoRA trains its adapters alone.
-double trainable_params_per_device(const Ctx& x, double params_on_device, int rank) {
-  return frozen_base(x.sc) ? rank_adapters(x, rank).all : params_on_device;
+  const LoraSplit a = lora_params_on(x.m, x.sc.lora_rank, x.sc.framework.fused_projections, held.layers,
+                                     held.routed, x.m.moe_experts);
+  const double experts = a.experts / x.pl.ep / x.etp;
+  return {a.rest / x.pl.tp + experts, experts};
 }
 
 // Parameters of pipeline rank `rank`'s edge modules on a device: the first holds the embeddings,
@@ -1091,9 +1077,9 @@ Memory memory_per_device(const Scenario& s) {
     const bool last = rank == pl.pp - 1;
     const RankLayers held = x.held(rank);
     const double p_dev = stage_params(x, rank);
-    const double trainable = trainable_params_per_device(x, p_dev, rank);
     // The distributed optimizer shards over dp x cp (experts over their expert-data-parallel group).
-    const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
+    const double experts = stage_expert_params(x, rank);
+    const auto [trainable, trainable_experts] = trainable_on(x, rank, p_dev);
     Memory cur;
     cur.weights_gib = sharded_params(x, p_dev, experts, pl.zero >= 3) * wbytes / kGiB;
     if (s.mode == TrainingMode::lora) cur.weights_gib += trainable * wbytes / kGiB;
@@ -1258,8 +1244,8 @@ DpExposed dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, i
   // all-gather of updated weights (Rajbhandari et al. 2020). Reduction overlaps the last
   // micro-batch's backward except its last bucket (Li et al. 2020, PyTorch DDP).
   const double p_dev = stage_params(x, rank);
-  const double trainable = trainable_params_per_device(x, p_dev, rank);
-  const double experts = stage_expert_params(x, rank), trainable_experts = trainable_expert_params(x, rank);
+  const double experts = stage_expert_params(x, rank);
+  const auto [trainable, trainable_experts] = trainable_on(x, rank, p_dev);
   const int dp_n = pl.dp * pl.cp;
   const double overlap = s.framework.dp_overlap;
   const double rank_grad_bytes = trainable * s.framework.grad_bytes;
@@ -1340,8 +1326,7 @@ DpExposed dp_exposed_s(const Ctx& x, const LayerTimes& L, double mb_recompute, i
 double optimizer_s(const Ctx& x, int rank) {
   const Scenario& s = x.sc;
   const ParallelPlan& pl = x.pl;
-  const double trainable = trainable_params_per_device(x, stage_params(x, rank), rank);
-  const double trainable_experts = trainable_expert_params(x, rank);
+  const auto [trainable, trainable_experts] = trainable_on(x, rank, stage_params(x, rank));
   // Adam step: reads gradients, reads and writes the master copy and both moments, writes the
   // 16-bit weights, for the parameters this rank owns (HBM-bound).
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
@@ -1509,11 +1494,14 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.params = c.total;
   out.active_params = c.active;
   const bool mixed = s.precision != Precision::fp32 && s.precision != Precision::tf32;
-  // A checkpoint holds what trains, its weights and optimizer state: under LoRA the adapters alone,
-  // the frozen base staying where it was loaded from (Hugging Face PEFT's save_pretrained and
-  // NeMo's PEFT checkpoints write only the adapters; recalled).
+  // A checkpoint holds what trains, its weights and optimizer state: under LoRA the adapters alone
+  // (a Hugging Face Trainer's checkpoint-N of a PEFT model: the adapter weights and the optimizer
+  // state of the trainable parameters; NeMo's PEFT checkpoints likewise; recalled). The frozen base
+  // is stored once, beside them, for the adapters to be of use.
+  const double wbytes = activation_bytes(s.precision);
   const double trainable_total = frozen_base(s) ? adapter_params(s, false) : c.total + c.mtp;
-  out.checkpoint_bytes = trainable_total * (activation_bytes(s.precision) + ((mixed && s.master_weights) ? 12.0 : 8.0));
+  out.checkpoint_bytes = trainable_total * (wbytes + ((mixed && s.master_weights) ? 12.0 : 8.0));
+  out.frozen_weights_bytes = frozen_base(s) ? (c.total + c.mtp) * wbytes : 0.0;
   add_plan_warnings(out, x);
   return out;
 }

@@ -123,6 +123,7 @@ int max_lora_rank(const ModelShape& m) {
   return static_cast<int>(std::max(1.0, std::min(narrowest, 1e9)));
 }
 
+namespace {
 // Each adapted W (d_in x d_out) adds A (d_in x r) and B (r x d_out); a fused module is one W.
 double lora_attention_params(const ModelShape& m, double r, bool fused_projections) {
   const double h = m.hidden, q = attention_width(m), kv = kv_width(m);
@@ -136,28 +137,33 @@ double lora_ffn_params(const ModelShape& m, double r, double f, bool fused_proje
   return ffn_matrices(m) * r * (h + f);
 }
 
-namespace {
-// One layer's adapters: attention's, and `ffns` FFNs of width f (its experts, or one dense FFN).
-double layer_lora_params(const ModelShape& m, double r, double ffns, double f, bool fused_projections) {
-  return lora_attention_params(m, r, fused_projections) + ffns * lora_ffn_params(m, r, f, fused_projections);
-}
-
-// A mixture's dense layers (DeepSeek-V3's first_k_dense_replace) adapt one FFN of their own width;
-// a prediction module's layer, of the routed kind, adapts like the others.
-double lora_params_over(const ModelShape& m, int rank, double experts, bool fused_projections) {
-  if (rank <= 0) return 0;
-  const int dense = m.dense_layers;
-  return (m.layers - dense + m.mtp_layers) * layer_lora_params(m, rank, experts, m.ffn_hidden, fused_projections) +
-         dense * layer_lora_params(m, rank, 1, m.dense_ffn_hidden, fused_projections);
+// The model's layers with experts: all but a mixture's dense ones, and each prediction module's.
+double routed_layers(const ModelShape& m) {
+  return m.moe_experts > 0 ? m.layers - m.dense_layers + m.mtp_layers : 0.0;
 }
 }  // namespace
 
+LoraSplit lora_params_on(const ModelShape& m, int rank, bool fused_projections, double layers, double routed,
+                         double experts) {
+  if (rank <= 0) return {};
+  const double expert = lora_ffn_params(m, rank, m.ffn_hidden, fused_projections);
+  const double dense_ffn = lora_ffn_params(m, rank, m.moe_experts > 0 ? m.dense_ffn_hidden : m.ffn_hidden,
+                                           fused_projections);
+  LoraSplit s;
+  s.experts = routed * experts * expert;
+  s.rest = layers * lora_attention_params(m, rank, fused_projections) + routed * m.moe_shared_experts * expert +
+           (layers - routed) * dense_ffn;
+  return s;
+}
+
 double lora_params(const ModelShape& m, int rank, bool fused_projections) {
-  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_experts + m.moe_shared_experts : 1, fused_projections);
+  const LoraSplit s = lora_params_on(m, rank, fused_projections, m.layers + m.mtp_layers, routed_layers(m), m.moe_experts);
+  return s.experts + s.rest;
 }
 
 double lora_active_params(const ModelShape& m, int rank, bool fused_projections) {
-  return lora_params_over(m, rank, m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1, fused_projections);
+  const LoraSplit s = lora_params_on(m, rank, fused_projections, m.layers + m.mtp_layers, routed_layers(m), m.moe_top_k);
+  return s.experts + s.rest;
 }
 
 }  // namespace tc

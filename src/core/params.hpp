@@ -52,10 +52,15 @@ ParamCounts count_params(const ModelShape& m);
 double lora_params(const ModelShape& m, int rank, bool fused_projections);
 // The adapters a token passes through: those of its top-k and shared experts only.
 double lora_active_params(const ModelShape& m, int rank, bool fused_projections);
-// One layer's adapters on its attention projections, and on one FFN of width f (a dense FFN, or
-// one expert), as lora_params counts them.
-double lora_attention_params(const ModelShape& m, double rank, bool fused_projections);
-double lora_ffn_params(const ModelShape& m, double rank, double f, bool fused_projections);
+// The adapters, as lora_params counts them, on `layers` transformer layers of which `routed` have
+// experts (the others a dense FFN: a dense model's, or a mixture's of dense_ffn_hidden): those
+// beside `experts` experts of each routed layer, and the rest (attention, shared experts, dense
+// FFNs), which split over parallel ranks apart.
+struct LoraSplit {
+  double experts = 0, rest = 0;
+};
+LoraSplit lora_params_on(const ModelShape& m, int rank, bool fused_projections, double layers, double routed,
+                         double experts);
 // The largest meaningful LoRA rank: an adapter B A on a d_in x d_out weight has rank at most
 // min(d_in, d_out) (Hu et al. 2021, "LoRA", section 4.1), so the rank is bounded by the narrowest
 // adapted weight: hidden, the attention width, the K/V width and the FFN width.

@@ -300,6 +300,7 @@ struct Estimate {
   double params = 0;
   double active_params = 0;
   double checkpoint_bytes = 0;          // weights + optimizer state of what trains (LoRA: the adapters)
+  double frozen_weights_bytes = 0;      // LoRA: the base model's weights, kept beside its checkpoints
   int plans_considered = 1;
   std::vector<std::string> warnings;
 };
