@@ -550,6 +550,39 @@ TEST(Estimate, AShortLastStageIsTimedWithTheLayersItHolds) {
   EXPECT_FALSE(warns(ef, "virtual stages"));
 }
 
+// Multi-token prediction modules (DeepSeek-V3, Section 2.2) run on the last stage: each a layer of
+// the model's kind, a projection of 2h to h (two h x h GEMMs' work, under a fifth of a Llama 3 8B
+// layer's) and the output layer once more. On 8 ranks of 8 layers the last then runs 9 layers and
+// two output layers a micro-batch, and sets the pace. Its memory keeps the layer's activations and
+// a second set of logits; the parameter count, as published counts do, leaves the module out.
+TEST(Estimate, PredictionModulesRunOnTheLastStage) {
+  Scenario s = eight_stage_pipeline(64);
+  const LayerAndOutput one = matmul_per_micro_batch(s);
+  s.model.mtp_layers = 1;
+  ASSERT_FALSE(check_plan(s));
+  const Estimate e = estimate(s);
+  const double projection = breakdown_of(e, "matmul") / static_cast<double>(e.grad_accum) -
+                            (9 * one.layer_s + 2 * one.output_s);
+  EXPECT_GT(projection, 0.1 * one.layer_s);
+  EXPECT_LT(projection, 0.2 * one.layer_s);
+  EXPECT_DOUBLE_EQ(e.params, estimate(eight_stage_pipeline(64)).params);
+  // One pipeline rank of 32 layers: the module's layer keeps a 33rd layer's activations, and its logits.
+  Scenario flat = h100_scenario();
+  const double base_gib = memory_per_device(flat).activations_gib;
+  flat.model.layers = 33;
+  const double layer_gib = memory_per_device(flat).activations_gib - base_gib;
+  flat.model.layers = 32;
+  flat.model.mtp_layers = 1;
+  const double logits_gib = 8192.0 * 128256 * (2 + (flat.fp32_loss_logits ? 4 : 0)) / (1024.0 * 1024 * 1024);
+  EXPECT_NEAR(memory_per_device(flat).activations_gib - base_gib, layer_gib + logits_gib, 1e-9);
+  // Bad values name the field.
+  for (const int bad : {-1, 33}) {
+    flat.model.mtp_layers = bad;
+    ASSERT_TRUE(check_plan(flat));
+    EXPECT_EQ(check_plan(flat)->field, "model.mtp_layers");
+  }
+}
+
 // Where rounding up would leave whole stages empty (20 layers on 8 ranks: 3, 3, 3, 3, 3, 3, 2 and
 // none), the layers go as evenly as they can, the first stages one more: 3 on the first four ranks,
 // 2 on the others. The last, with the output layer, sets the pace.

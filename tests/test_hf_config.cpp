@@ -142,22 +142,27 @@ TEST(HfConfig, DeepSeekV3LatentAttentionSharedExpertsDenseLayers) {
   expect_rel(c.total, 671e9, 0.002, "DeepSeek-V3 total");
   expect_rel(c.active, 37e9, 0.02, "DeepSeek-V3 active");
   EXPECT_TRUE(has_note(ds, "multi-token prediction"));
-  // One multi-token prediction module (num_nextn_predict_layers), outside the 671B: an expert
-  // layer, its 2 x 7168 -> 7168 projection and three norms.
-  EXPECT_EQ(m.mtp_layers, 1);
-  EXPECT_DOUBLE_EQ(c.mtp, c.per_layer_total + 2.0 * 7168 * 7168 + 3 * 7168);
   // Model FLOPs per token (PaLM convention, core/estimate.hpp): 6 x the active matmul parameters
-  // (the output layer included, once more for the module's head; the embedding lookup not) plus
-  // the causal half of the scores (query/key 128 x 192 wide) and context (values 128 x 128 wide)
-  // over 4096 tokens, 61 layers and the module's.
+  // (the output layer included, the embedding lookup not) plus the causal half of the scores
+  // (query/key 128 x 192 wide) and context (values 128 x 128 wide) over 4096 tokens, 61 layers.
   tc::Scenario sc;
   sc.model = m;
-  const double matmul = c.layers_active + c.mtp_active + 2 * 129280.0 * 7168;
-  const double attention = 6.0 * 62 * (128 * 192 + 128 * 128) * 4096 * 0.5;
+  EXPECT_EQ(m.mtp_layers, 0);  // the config's module is not trained unless asked (a note says so)
+  const double matmul = c.layers_active + 129280.0 * 7168;
+  const double attention = 6.0 * 61 * (128 * 192 + 128 * 128) * 4096 * 0.5;
   EXPECT_DOUBLE_EQ(tc::model_flops_per_token(sc), 6.0 * matmul + attention);
-  // Megatron-Bridge's own count for its DeepSeek-V3 pretraining (26.06 on GB300: Model TFLOP/sec/GPU
-  // 1648 at 6338 Tokens/sec/GPU, tests/data/published_runs.csv): 260.0 GFLOP a token, the module
-  // included; without it the count would be 4% short.
+  // With its multi-token prediction module trained (num_nextn_predict_layers 1), outside the 671B:
+  // an expert layer, its 2 x 7168 -> 7168 projection and three norms, and the output layer run
+  // again. Megatron-Bridge counts its DeepSeek-V3 pretraining so (26.06 on GB300: Model
+  // TFLOP/sec/GPU 1648 at 6338 Tokens/sec/GPU, tests/data/published_runs.csv): 260.0 GFLOP a
+  // token, which the 61 layers alone fall 4% short of.
+  sc.model.mtp_layers = 1;
+  const auto with = tc::count_params(sc.model);
+  EXPECT_DOUBLE_EQ(with.mtp, c.per_layer_total + 2.0 * 7168 * 7168 + 3 * 7168);
+  EXPECT_DOUBLE_EQ(with.total, c.total);
+  const double module_attention = 6.0 * (128 * 192 + 128 * 128) * 4096 * 0.5;
+  EXPECT_DOUBLE_EQ(tc::model_flops_per_token(sc),
+                   6.0 * (matmul + with.mtp_active + 129280.0 * 7168) + attention + module_attention);
   expect_rel(tc::model_flops_per_token(sc), 1648e12 / 6338, 0.005, "DeepSeek-V3 FLOPs a token");
   EXPECT_TRUE(has_note(ds, "not used by the estimate: "));
 }

@@ -251,11 +251,10 @@ void read_deepseek(Config& c, HfModel& out) {
   note_biases(c, out, false, "Attention");
   out.notes.push_back("latent attention: activation memory taken as for full keys and values per head "
                       "(an upper bound); the down-projections are replicated over tensor-parallel ranks");
-  m.mtp_layers = c.integer_or("num_nextn_predict_layers", 0, m.layers, 0);
-  if (m.mtp_layers > 0)
-    out.notes.push_back("the multi-token prediction modules (num_nextn_predict_layers " + num(m.mtp_layers) +
-                        ") are trained and timed, on the last pipeline stage; the parameter count leaves "
-                        "them out, as DeepSeek-V3's 671B total does (mtp_layers 0 trains without)");
+  if (const int mtp = c.integer_or("num_nextn_predict_layers", 0, m.layers, 0); mtp > 0)
+    out.notes.push_back("the multi-token prediction modules (num_nextn_predict_layers " + num(mtp) +
+                        ") are not trained unless the scenario's model sets mtp_layers (docs/model.md); "
+                        "DeepSeek-V3's 671B total leaves them out");
 }
 
 // GPT-OSS (OpenAI gpt-oss model card, 2025): MoE in every layer, attention alternating between a
