@@ -566,6 +566,8 @@ TEST(Estimate, PredictionModulesRunOnTheLastStage) {
   EXPECT_GT(projection, 0.1 * one.layer_s);
   EXPECT_LT(projection, 0.2 * one.layer_s);
   EXPECT_DOUBLE_EQ(e.params, estimate(eight_stage_pipeline(64)).params);
+  const ParamCounts c = count_params(s.model);
+  EXPECT_NEAR(e.checkpoint_bytes, (c.total + c.mtp) * (2 + 12), 1.0);  // trained, so saved
   // One pipeline rank of 32 layers: the module's layer keeps a 33rd layer's activations, and its logits.
   Scenario flat = h100_scenario();
   const double base_gib = memory_per_device(flat).activations_gib;
@@ -575,12 +577,16 @@ TEST(Estimate, PredictionModulesRunOnTheLastStage) {
   flat.model.mtp_layers = 1;
   const double logits_gib = 8192.0 * 128256 * (2 + (flat.fp32_loss_logits ? 4 : 0)) / (1024.0 * 1024 * 1024);
   EXPECT_NEAR(memory_per_device(flat).activations_gib - base_gib, layer_gib + logits_gib, 1e-9);
-  // Bad values name the field.
+  // Bad values name the field, as does a module on a model without next tokens to predict.
   for (const int bad : {-1, 33}) {
     flat.model.mtp_layers = bad;
     ASSERT_TRUE(check_plan(flat));
     EXPECT_EQ(check_plan(flat)->field, "model.mtp_layers");
   }
+  flat.model.mtp_layers = 1;
+  flat.model.kind = ModelKind::encoder;
+  ASSERT_TRUE(check_plan(flat));
+  EXPECT_EQ(check_plan(flat)->field, "model.mtp_layers");
 }
 
 // Where rounding up would leave whole stages empty (20 layers on 8 ranks: 3, 3, 3, 3, 3, 3, 2 and
@@ -918,12 +924,13 @@ TEST(Estimate, ALoraCheckpointHoldsTheAdaptersAlone) {
   s.mode = TrainingMode::lora;
   s.lora_rank = 16;
   ASSERT_FALSE(s.framework.fused_projections);
-  EXPECT_NEAR(estimate(s).checkpoint_bytes, 41943040.0 * 14, 1.0);
+  const Estimate e = estimate(s);
+  EXPECT_NEAR(e.checkpoint_bytes, 41943040.0 * 14, 1.0);
+  EXPECT_NEAR(e.frozen_weights_bytes, count_params(s.model).total * 2, 1.0);  // the base, stored once
 }
 
 // A LoRA job at rank 16 whose GEMMs cost their math alone: no kernel cost, memory too fast to
 // matter, half the H100's peak.
-
 Scenario math_only_lora(Scenario s) {
   s.accelerator.cal.kernel_overhead_us = 0;
   s.accelerator.hbm_tb_per_s = 3.35e6;

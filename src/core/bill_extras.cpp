@@ -39,6 +39,7 @@ std::vector<Stored> stored_on(const CostInputs& in, const JobPerf& job, const st
   if (in.storage.checkpoints_service == service && in.checkpoint.kept > 0 && ckpt_gb > 0)
     v.push_back({std::to_string(in.checkpoint.kept) + " checkpoints of " + qty(ckpt_gb) + " GB",
                  in.checkpoint.kept * ckpt_gb});
+  // A LoRA job's frozen base, stored once for the campaign and its retention, checkpoints kept or not.
   const double base_gb = job.frozen_weights_bytes / 1e9;
   if (in.storage.checkpoints_service == service && base_gb > 0)
     v.push_back({"the frozen base model " + qty(base_gb) + " GB", base_gb});

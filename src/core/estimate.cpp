@@ -687,7 +687,7 @@ Trainable trainable_on(const Ctx& x, int rank, double params_on_device) {
 }
 
 // Parameters of pipeline rank `rank`'s edge modules on a device: the first holds the embeddings,
-// the last the output layer.
+// the last the output layer and the prediction modules' projections (their layers are the rank's).
 double edge_params(const Ctx& x, int rank) {
   const ParamCounts& c = x.params;
   double p = 0;
@@ -917,7 +917,8 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   if (m.dense_layers < 0 || m.dense_layers >= m.layers || (m.dense_layers > 0 && m.moe_experts == 0))
     return bad("dense_layers", "must be below layers (" + num(m.layers) + ") and needs moe_experts");
   if (m.dense_layers > 0 && m.dense_ffn_hidden <= 0) return bad("dense_ffn_hidden", "must be positive");
-  if (m.mtp_layers < 0 || m.mtp_layers > m.layers) return bad("mtp_layers", "must be 0 to layers (" + num(m.layers) + ")");
+  if (m.mtp_layers < 0 || m.mtp_layers > m.layers)
+    return bad("mtp_layers", "must be 0 to layers (" + num(m.layers) + ")");
   if (m.mtp_layers > 0 && m.kind != ModelKind::decoder)
     return bad("mtp_layers", "multi-token prediction needs a decoder's next tokens");
   return check_mla(m);
@@ -1357,12 +1358,16 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
   const double keys_run = s.flash_attention ? attended_keys(m) : s_len;
   const double attention_fwd_per_token = attention_fwd_per_key * keys_run;
   const double adapters = adapter_params(s, true);
+  // Full recompute replays the prediction modules' layers, not their projections, which sit
+  // outside the checkpointed blocks with the output layer.
   const ParamCounts c = count_params(m);
-  const double layers_fwd_per_token = 2.0 * (c.layers_active + c.mtp_active + adapters) + attention_fwd_per_token;
+  const double blocks_active = c.layers_active + c.mtp_active - c.mtp_projections;
+  const double layers_fwd_per_token = 2.0 * (blocks_active + adapters) + attention_fwd_per_token;
   double replay = 0;
   if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_share;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
-  if (sel_rc && every_other_matmul(s)) replay = 2.0 * (m.layers + m.mtp_layers) * m.hidden * replayed_matmul_width(m) * tokens_per_step;
+  const double blocks = m.layers + m.mtp_layers;
+  if (sel_rc && every_other_matmul(s)) replay = 2.0 * blocks * m.hidden * replayed_matmul_width(m) * tokens_per_step;
   const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_key * (s_len - attended_keys(m));
   out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;
   // Utilisation is of the peak the matrix math ran at (BF16 for an auto-cast FP32 job).

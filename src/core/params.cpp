@@ -156,14 +156,20 @@ LoraSplit lora_params_on(const ModelShape& m, int rank, bool fused_projections, 
   return s;
 }
 
-double lora_params(const ModelShape& m, int rank, bool fused_projections) {
-  const LoraSplit s = lora_params_on(m, rank, fused_projections, m.layers + m.mtp_layers, routed_layers(m), m.moe_experts);
+namespace {
+// Every layer's adapters, with `experts` expert FFNs on each routed layer.
+double whole_model_lora(const ModelShape& m, int rank, bool fused_projections, double experts) {
+  const LoraSplit s = lora_params_on(m, rank, fused_projections, m.layers + m.mtp_layers, routed_layers(m), experts);
   return s.experts + s.rest;
+}
+}  // namespace
+
+double lora_params(const ModelShape& m, int rank, bool fused_projections) {
+  return whole_model_lora(m, rank, fused_projections, m.moe_experts);
 }
 
 double lora_active_params(const ModelShape& m, int rank, bool fused_projections) {
-  const LoraSplit s = lora_params_on(m, rank, fused_projections, m.layers + m.mtp_layers, routed_layers(m), m.moe_top_k);
-  return s.experts + s.rest;
+  return whole_model_lora(m, rank, fused_projections, m.moe_top_k);
 }
 
 }  // namespace tc

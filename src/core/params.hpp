@@ -33,8 +33,8 @@ double attention_width(const ModelShape& m);
 double kv_width(const ModelShape& m);
 // Width of V alone: kv_width, or kv_heads x v_head_dim with multi-head latent attention.
 double kv_value_width(const ModelShape& m);
-// Forward FLOPs of every layer's attention core (prediction modules' included) for each key a query attends to: scores at the
-// query/key width, context at the value width (2 FLOPs a multiply-add).
+// Forward FLOPs of every layer's attention core (the prediction modules' too) for each key a query
+// attends to: scores at the query/key width, context at the value width (2 FLOPs a multiply-add).
 double attention_fwd_flops_per_key(const ModelShape& m);
 // Width of the attention's values and of the output projection's input: heads x v_head_dim with
 // multi-head latent attention, else attention_width.
@@ -45,10 +45,10 @@ bool is_mla(const ModelShape& m);
 // query all s.
 double attended_keys(const ModelShape& m);
 ParamCounts count_params(const ModelShape& m);
-// LoRA adapters on the four attention projections and the FFN matrices of every layer
-// (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all linear layers). With
-// fused_projections (FrameworkProfile), Q, K and V are one adapted module, as are a gated FFN's
-// gate and up projections.
+// LoRA adapters on the four attention projections and the FFN matrices of every layer, the
+// prediction modules' too (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all
+// linear layers). With fused_projections (FrameworkProfile), Q, K and V are one adapted module, as
+// are a gated FFN's gate and up projections.
 double lora_params(const ModelShape& m, int rank, bool fused_projections);
 // The adapters a token passes through: those of its top-k and shared experts only.
 double lora_active_params(const ModelShape& m, int rank, bool fused_projections);

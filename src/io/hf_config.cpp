@@ -251,7 +251,7 @@ void read_deepseek(Config& c, HfModel& out) {
   note_biases(c, out, false, "Attention");
   out.notes.push_back("latent attention: activation memory taken as for full keys and values per head "
                       "(an upper bound); the down-projections are replicated over tensor-parallel ranks");
-  if (const int mtp = c.integer_or("num_nextn_predict_layers", 0, m.layers, 0); mtp > 0)
+  if (const int mtp = c.integer_or("num_nextn_predict_layers", 0, kMaxLayers, 0); mtp > 0)
     out.notes.push_back("the multi-token prediction modules (num_nextn_predict_layers " + num(mtp) +
                         ") are not trained unless the scenario's model sets mtp_layers (docs/model.md); "
                         "DeepSeek-V3's 671B total leaves them out");

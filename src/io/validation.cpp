@@ -241,8 +241,6 @@ Json model_for_run(const PublishedRun& run, const Json& profile, const PresetLib
   // winning; a row that says how many of its (cut) layers are dense overrides the preset's.
   if (const ModelShape* preset = preset_named(lib, name)) model["base"] = preset->id;
   if (const auto dl = number_in_notes(row_notes, "dense_layers=")) model["dense_layers"] = *dl;
-  // Multi-token prediction modules trained beside the model, where the source says (or shows).
-  if (!field(run, "mtp_layers").empty()) model["mtp_layers"] = num("mtp_layers");
   return model;
 }
 
