@@ -589,6 +589,26 @@ TEST(Estimate, PredictionModulesRunOnTheLastStage) {
   EXPECT_EQ(check_plan(flat)->field, "model.mtp_layers");
 }
 
+// The last stage holds the prediction module's layer and projection, and, when the first stage
+// holds the embedding and the output layer is not it, a copy of the embedding for the module's
+// next-token lookup. Two ranks and one micro-batch a step: the last, with the logits, is the fullest.
+TEST(Memory, ThePredictionModuleAndItsEmbeddingCopySitOnTheLastStage) {
+  for (const bool tied : {false, true}) {
+    Scenario s = h100_scenario();
+    s.model.tied_embeddings = tied;
+    s.plan.pp = 2;
+    s.plan.dp = 16;
+    s.global_batch = 16;
+    const double before = memory_per_device(s).weights_gib;
+    s.model.mtp_layers = 1;
+    const ParamCounts c = count_params(s.model);
+    const double h = 4096, table = 128256 * h;
+    const double added = c.per_layer_total + 2 * h * h + 3 * h + (tied ? 0.0 : table);
+    EXPECT_NEAR((memory_per_device(s).weights_gib - before) * 1024 * 1024 * 1024, 2 * added, 1.0)
+        << (tied ? "tied" : "untied");
+  }
+}
+
 // Where rounding up would leave whole stages empty (20 layers on 8 ranks: 3, 3, 3, 3, 3, 3, 2 and
 // none), the layers go as evenly as they can, the first stages one more: 3 on the first four ranks,
 // 2 on the others. The last, with the output layer, sets the pace.
