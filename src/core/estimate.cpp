@@ -179,7 +179,7 @@ struct Ctx {
     micro_batches = per_pipeline > 0 ? std::max(1LL, sc.global_batch / per_pipeline) : 1;
     layout = pipeline_layout(m, pl);
     for (const RankLayers& r : layout.ranks) recomputed_share += recomputed_layers(pl, r.layers);
-    recomputed_share /= std::max(1, m.layers + m.mtp_layers);
+    recomputed_share /= std::max(1, transformer_layers(m));
     const Precision math = matmul_precision(sc);
     const double clock = power_limited_clock_fraction(sc);
     peak_flops = a.peak_tflops[static_cast<int>(math)] * 1e12 / a.devices_per_chip * tensor_clock_fraction(sc, math);
@@ -1366,8 +1366,8 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
   double replay = 0;
   if (full_rc) replay = layers_fwd_per_token * tokens_per_step * recomputed_share;
   if (sel_rc) replay = attention_fwd_per_token * tokens_per_step;
-  const double blocks = m.layers + m.mtp_layers;
-  if (sel_rc && every_other_matmul(s)) replay = 2.0 * blocks * m.hidden * replayed_matmul_width(m) * tokens_per_step;
+  if (sel_rc && every_other_matmul(s))
+    replay = 2.0 * transformer_layers(m) * m.hidden * replayed_matmul_width(m) * tokens_per_step;
   const double masked = s.flash_attention ? 0.0 : 3.0 * attention_fwd_per_key * (s_len - attended_keys(m));
   out.hardware_flops_per_step = out.model_flops_per_step + replay + masked * tokens_per_step;
   // Utilisation is of the peak the matrix math ran at (BF16 for an auto-cast FP32 job).

@@ -27,7 +27,7 @@ double kv_value_width(const ModelShape& m) {
   return is_mla(m) ? static_cast<double>(m.kv_heads) * m.v_head_dim : kv_width(m);
 }
 double attention_fwd_flops_per_key(const ModelShape& m) {
-  return 2.0 * (m.layers + m.mtp_layers) * (attention_width(m) + value_width(m));
+  return 2.0 * transformer_layers(m) * (attention_width(m) + value_width(m));
 }
 
 namespace {
@@ -159,7 +159,7 @@ LoraSplit lora_params_on(const ModelShape& m, int rank, bool fused_projections, 
 namespace {
 // Every layer's adapters, with `experts` expert FFNs on each routed layer.
 double whole_model_lora(const ModelShape& m, int rank, bool fused_projections, double experts) {
-  const LoraSplit s = lora_params_on(m, rank, fused_projections, m.layers + m.mtp_layers, routed_layers(m), experts);
+  const LoraSplit s = lora_params_on(m, rank, fused_projections, transformer_layers(m), routed_layers(m), experts);
   return s.experts + s.rest;
 }
 }  // namespace

@@ -45,6 +45,8 @@ bool is_mla(const ModelShape& m);
 // query all s.
 double attended_keys(const ModelShape& m);
 ParamCounts count_params(const ModelShape& m);
+// Transformer layers a step runs: the model's, and each multi-token prediction module's one.
+inline int transformer_layers(const ModelShape& m) { return m.layers + m.mtp_layers; }
 // LoRA adapters on the four attention projections and the FFN matrices of every layer, the
 // prediction modules' too (Hu et al. 2021 applies them to W_q, W_v; PEFT practice targets all
 // linear layers). With fused_projections (FrameworkProfile), Q, K and V are one adapted module, as
