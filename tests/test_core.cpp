@@ -568,7 +568,8 @@ TEST(Estimate, PredictionModulesRunOnTheLastStage) {
   EXPECT_DOUBLE_EQ(e.params, estimate(eight_stage_pipeline(64)).params);
   const ParamCounts c = count_params(s.model);
   EXPECT_NEAR(e.checkpoint_bytes, (c.total + c.mtp) * (2 + 12), 1.0);  // trained, so saved
-  // One pipeline rank of 32 layers: the module's layer keeps a 33rd layer's activations, and its logits.
+  // One pipeline rank of 32 layers: the module's layer keeps a 33rd layer's activations, its logits,
+  // and its shifted tokens' embedding and the concatenation its projection reads (3h a token).
   Scenario flat = h100_scenario();
   const double base_gib = memory_per_device(flat).activations_gib;
   flat.model.layers = 33;
@@ -576,7 +577,8 @@ TEST(Estimate, PredictionModulesRunOnTheLastStage) {
   flat.model.layers = 32;
   flat.model.mtp_layers = 1;
   const double logits_gib = 8192.0 * 128256 * (2 + (flat.fp32_loss_logits ? 4 : 0)) / (1024.0 * 1024 * 1024);
-  EXPECT_NEAR(memory_per_device(flat).activations_gib - base_gib, layer_gib + logits_gib, 1e-9);
+  const double module_gib = 8192.0 * 3 * 4096 * 2 / (1024.0 * 1024 * 1024);
+  EXPECT_NEAR(memory_per_device(flat).activations_gib - base_gib, layer_gib + logits_gib + module_gib, 1e-9);
   // Bad values name the field, as does a module on a model without next tokens to predict.
   for (const int bad : {-1, 33}) {
     flat.model.mtp_layers = bad;
@@ -607,6 +609,47 @@ TEST(Memory, ThePredictionModuleAndItsEmbeddingCopySitOnTheLastStage) {
     EXPECT_NEAR((memory_per_device(s).weights_gib - before) * 1024 * 1024 * 1024, 2 * added, 1.0)
         << (tied ? "tied" : "untied");
   }
+}
+
+// A mixture's prediction module is an expert layer: on the last stage it holds its share of the
+// experts (64 over ep 8), beside its attention, router and projection and the embedding copy. One
+// micro-batch a step: the last stage, with the logits, is the fullest with or without it.
+TEST(Memory, APredictionModuleOfAMixtureHoldsItsShareOfTheExperts) {
+  Scenario s = h100_moe_scenario();
+  s.plan.pp = 2;
+  s.plan.dp = 16;
+  s.global_batch = 16;
+  const double before = memory_per_device(s).weights_gib;
+  s.model.mtp_layers = 1;
+  ASSERT_FALSE(check_plan(s));
+  const ParamCounts c = count_params(s.model);
+  const double h = 4096, table = 128256 * h;
+  const double layer = c.attention + c.norms + c.router + 64.0 / 8 * c.expert;
+  EXPECT_NEAR((memory_per_device(s).weights_gib - before) * 1024 * 1024 * 1024,
+              2 * (layer + 2 * h * h + 3 * h + table), 1.0);
+  EXPECT_TRUE(std::isfinite(estimate(s).step_time_s));
+}
+
+// The rank that sets a pipeline's pace is named, with what it holds and by how much its micro-batch
+// outlasts the ranks' mean: the figure the bubble and the step's per-micro-batch parts give (1F1B,
+// vpp 1: the bubble is the other ranks' micro-batches). With a 32K vocabulary the output layer
+// weighs under a layer and nothing is said.
+TEST(Estimate, TheRankThatSetsThePipelinesPaceIsNamed) {
+  Scenario s = eight_stage_pipeline(64);
+  s.model.mtp_layers = 1;
+  const Estimate e = estimate(s);
+  double slowest = 0;
+  for (const char* part : {"matmul", "attention", "memory_bound", "recompute", "tp_comm", "cp_comm", "ep_comm", "pp_p2p"})
+    slowest += breakdown_of(e, part) / static_cast<double>(e.grad_accum);
+  const double mean = (breakdown_of(e, "pp_bubble") + slowest) / 8;
+  const std::string said = "pipeline rank 8 of 8 sets the pace: its micro-batch (8 layers, the output layer and "
+                           "the loss, 1 prediction module) takes " + std::to_string(static_cast<int>(
+                               std::round(100 * (slowest / mean - 1)))) + "% longer than the ranks' mean";
+  EXPECT_TRUE(warns(e, said)) << said;
+  s.model.mtp_layers = 0;
+  EXPECT_TRUE(warns(estimate(s), "(8 layers, the output layer and the loss) takes"));
+  s.model.vocab = 32000;
+  EXPECT_FALSE(warns(estimate(s), "sets the pace:"));
 }
 
 // Where rounding up would leave whole stages empty (20 layers on 8 ranks: 3, 3, 3, 3, 3, 3, 2 and
@@ -1296,6 +1339,10 @@ TEST(Memory, LoraAdaptersOfExpertsShardWithTheirExperts) {
   s.plan.ep = 8;
   s.model.moe_shared_experts = 1;
   EXPECT_NEAR(memory_per_device(s).gradients_gib * gib, (dense + 22 * expert + experts) * grad_bytes, 1e-9 * experts);
+  // A prediction module is one more expert layer, with its adapters (one pipeline stage: here).
+  s.model.mtp_layers = 1;
+  EXPECT_NEAR(memory_per_device(s).gradients_gib * gib,
+              (dense + attention + 23 * expert + experts * 23 / 22) * grad_bytes, 1e-9 * experts);
 }
 
 // A mixture's dense first layers (DeepSeek-V3's first_k_dense_replace) hold a dense FFN, not

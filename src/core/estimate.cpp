@@ -1111,6 +1111,10 @@ Memory memory_per_device(const Scenario& s) {
       // prediction module's loss keeps its own.
       act += (1.0 + s.model.mtp_layers) * x.tokens_mb * (s.model.vocab / pl.tp) *
              (wbytes + (s.fp32_loss_logits ? 4.0 : 0.0));
+      // A prediction module also keeps its shifted tokens' embedding (h) and the concatenation its
+      // projection needs for the weight gradient (2h), split over tp where sequence parallelism
+      // splits the norms around them (DeepSeek-V3, Section 2.2).
+      act += s.model.mtp_layers * x.tokens_mb * 3.0 * s.model.hidden * wbytes / (pl.sequence_parallel ? pl.tp : 1);
     }
     cur.activations_gib = act / kGiB;
     // Runtime reserve, two gradient buckets in flight, and ZeRO-3's gathered weights.
@@ -1396,13 +1400,36 @@ std::string uneven_layout_text(const PipelineLayout& l, int layers, int virtual_
   return split + " (Megatron-Core's pipeline_model_parallel_layout states such a split); the fullest rank sets the pace";
 }
 
-void add_plan_warnings(Estimate& out, const Ctx& x) {
+// The pipeline rank that sets the pace (1F1B: every rank waits for the slowest) and how much longer
+// its micro-batch takes than the ranks' mean: the output layer, the loss and the prediction modules
+// weigh on the last, a mixture's first dense layers on the first.
+struct SlowestRank {
+  int rank = 0;
+  double excess = 0;
+};
+
+std::string slowest_rank_text(const Ctx& x, SlowestRank slow) {
+  const bool last = slow.rank == x.pl.pp - 1;
+  const int mtp = last ? x.m.mtp_layers : 0;
+  const auto layers = static_cast<long long>(x.held(slow.rank).layers) - mtp;
+  std::string holds = layers_text(layers);
+  if (slow.rank == 0) holds += ", the embedding";
+  if (last) holds += ", the output layer and the loss";
+  if (mtp > 0) holds += ", " + num(mtp) + (mtp == 1 ? " prediction module" : " prediction modules");
+  return "pipeline rank " + num(slow.rank + 1) + " of " + num(x.pl.pp) + " sets the pace: its micro-batch (" +
+         holds + ") takes " + num(std::round(slow.excess * 100)) +
+         "% longer than the ranks' mean (Megatron-Core's pipeline_model_parallel_layout can move layers off it)";
+}
+
+void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
   const ParallelPlan& pl = x.pl;
   const ModelShape& m = x.m;
   const int virtual_stages = pl.pp * pl.vpp;
   if (m.layers % virtual_stages != 0)
     out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(virtual_stages) +
                            "): " + uneven_layout_text(x.layout, m.layers, virtual_stages));
+  // A tenth: below it the imbalance is within the band of the estimate (assumed).
+  if (slow.excess > 0.1) out.warnings.push_back(slowest_rank_text(x, slow));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
                            "): KV heads are replicated");
@@ -1449,6 +1476,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   // v-th of its backward each. A middle rank holding the layers of the middle rank before it has
   // its times (a plan search runs this for every candidate plan, pp up to layers + 2).
   MicroBatchTimes mb, own;
+  SlowestRank slow;
   RankLayers before;
   DpExposed own_dp;
   double stages_s = 0, drain_s = 0, own_bwd = 0, dp_comm = 0, optimizer = 0;
@@ -1463,13 +1491,17 @@ Estimate estimate(const Scenario& s, bool complete) {
       own_bwd = backward_s(L, held, edge) + own.recompute;
       own_dp = dp_exposed_s(x, L, own.recompute, rank);
       optimizer = std::max(optimizer, optimizer_s(x, rank));
-      if (rank == 0 || own.total() > mb.total()) mb = own;
+      if (rank == 0 || own.total() > mb.total()) {
+        mb = own;
+        slow.rank = rank;
+      }
     }
     stages_s += own.total();
     dp_comm = std::max(dp_comm, own_dp.elsewhere + std::max(0.0, own_dp.after_backward - drain_s));
     drain_s += own_bwd / pl.vpp;
   }
   const double bubble = (stages_s - mb.total()) / pl.vpp;
+  slow.excess = mb.total() / (stages_s / pl.pp) - 1.0;
   // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
   // Trainium's published runs, where it carries from one Neuron stack to another (docs/accuracy.md).
   const double host_s = s.accelerator.cal.step_overhead_ms * 1e-3;
@@ -1507,7 +1539,7 @@ Estimate estimate(const Scenario& s, bool complete) {
   const double trainable_total = frozen_base(s) ? adapter_params(s, false) : c.total + c.mtp;
   out.checkpoint_bytes = trainable_total * (wbytes + ((mixed && s.master_weights) ? 12.0 : 8.0));
   out.frozen_weights_bytes = frozen_base(s) ? (c.total + c.mtp) * wbytes : 0.0;
-  add_plan_warnings(out, x);
+  add_plan_warnings(out, x, slow);
   return out;
 }
 
