@@ -652,6 +652,55 @@ TEST(Estimate, TheRankThatSetsThePipelinesPaceIsNamed) {
   EXPECT_FALSE(warns(estimate(s), "sets the pace:"));
 }
 
+// A stated last stage (Megatron-Core's --decoder-last-pipeline-num-layers) takes its layers and the
+// other stages share the rest: 64 layers and a prediction module on 8 ranks, the last given 1 layer,
+// leave 9 to each of the others, which then set the pace (the last runs 2 layers and 2 output
+// layers, under 9 layers' work). A first stage stated on top takes its own; the rest then goes as
+// evenly as it can, the first stages one more. Stated counts the model cannot hold name the field.
+TEST(Estimate, AStatedLastStageTakesItsLayersAndTheOthersShareTheRest) {
+  Scenario s = eight_stage_pipeline(64);
+  const LayerAndOutput one = matmul_per_micro_batch(s);
+  s.model.mtp_layers = 1;
+  s.plan.last_stage_layers = 1;
+  ASSERT_FALSE(check_plan(s));
+  const Estimate e = estimate(s);
+  EXPECT_NEAR(breakdown_of(e, "matmul") / static_cast<double>(e.grad_accum), 9 * one.layer_s, 1e-9 * one.layer_s);
+  EXPECT_DOUBLE_EQ(e.first_stage_layers, 9);
+  EXPECT_DOUBLE_EQ(e.last_stage_layers, 1);
+  EXPECT_FALSE(warns(e, "not divisible"));
+  EXPECT_LT(e.step_time_s, estimate(eight_stage_pipeline(64)).step_time_s * 9 / 8 * 1.1);
+  s.plan.first_stage_layers = 4;  // 59 left for 6 stages: 10 on the first five, 9 on the sixth
+  ASSERT_FALSE(check_plan(s));
+  const Estimate both = estimate(s);
+  EXPECT_DOUBLE_EQ(both.first_stage_layers, 4);
+  EXPECT_NEAR(breakdown_of(both, "matmul") / static_cast<double>(both.grad_accum), 10 * one.layer_s,
+              1e-9 * one.layer_s);
+  s.plan.first_stage_layers = 60;
+  s.plan.last_stage_layers = 5;
+  ASSERT_TRUE(check_plan(s));
+  EXPECT_EQ(check_plan(s)->field, "parallel.last_stage_layers");
+  s.plan.last_stage_layers = -1;
+  s.plan.pp = 1;
+  s.plan.dp = 32;
+  ASSERT_TRUE(check_plan(s));
+  EXPECT_EQ(check_plan(s)->field, "parallel.first_stage_layers");
+}
+
+// The plan search keeps a stated stage in every plan it weighs, and only pipelines can have one.
+TEST(Search, KeepsAStatedLastStage) {
+  Scenario s = h100_scenario();
+  s.model = llama(80, 8192, 28672, 64, 8, 128256);
+  s.nodes = 16;
+  s.global_batch = 1024;
+  PlanRequest rq;
+  rq.last_stage_layers = 8;
+  const SearchResult r = search_plan(s, rq);
+  ASSERT_TRUE(r.best);
+  EXPECT_GT(r.best->plan.pp, 1);
+  EXPECT_EQ(r.best->plan.last_stage_layers, 8);
+  EXPECT_DOUBLE_EQ(r.best->last_stage_layers, 8);
+}
+
 // Where rounding up would leave whole stages empty (20 layers on 8 ranks: 3, 3, 3, 3, 3, 3, 2 and
 // none), the layers go as evenly as they can, the first stages one more: 3 on the first four ranks,
 // 2 on the others. The last, with the output layer, sets the pace.

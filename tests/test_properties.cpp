@@ -218,6 +218,9 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   const int mb = g.pick(std::vector<int>{1, 1, 2, 4});
   d["parallel"] = {{"tp", tp}, {"pp", pp}, {"dp", dp}, {"cp", cp}, {"ep", ep}, {"vpp", vpp},
                    {"sequence_parallel", tp > 1 && g.coin(0.7)}, {"zero", zero}};
+  // A stated first or last stage, within what the others can share.
+  if (pp > 1 && g.coin(0.2)) d["parallel"]["last_stage_layers"] = g.uniform(0, m.layers / pp);
+  if (pp > 2 && g.coin(0.2)) d["parallel"]["first_stage_layers"] = g.uniform(0, m.layers / pp);
   d["micro_batch"] = mb;
   d["global_batch"] = static_cast<long long>(mb) * dp * g.uniform(1, 16);
   d["recompute"] = g.pick(std::vector<std::string>{"none", "selective", "full"});
@@ -509,6 +512,9 @@ const std::vector<Breakage>& breakages() {
       {"parallel.vpp", [](Json& d, Gen&) { d["parallel"]["vpp"] = 0; }},
       {"parallel.sequence_parallel", [](Json& d, Gen&) { d["parallel"]["sequence_parallel"] = "yes"; }},
       {"parallel.tpp", [](Json& d, Gen&) { d["parallel"]["tpp"] = 2; }},
+      {"parallel.last_stage_layers", [](Json& d, Gen&) { d["parallel"]["last_stage_layers"] = -2; }},
+      {"parallel.last_stage_layers", [](Json& d, Gen&) { d["parallel"]["last_stage_layers"] = 99999; }},
+      {"parallel.first_stage_layers", [](Json& d, Gen&) { d["parallel"]["first_stage_layers"] = 1.5; }},
       {"parallel", [](Json& d, Gen&) { d["parallel"]["dp"] = d["parallel"]["dp"].get<int>() * 3; }},
       {"micro_batch", [](Json& d, Gen&) { d["micro_batch"] = 0; }},
       {"micro_batch", [](Json& d, Gen&) { d["micro_batch"] = "big"; }},

@@ -288,6 +288,20 @@ TEST_F(Headless, EditorOffersRecomputedLayersWithFullRecompute) {
   EXPECT_EQ(state.doc["recompute_layers"], 20);
 }
 
+// With a pipeline the editor offers the first and the last stage's layers, greyed as the layout
+// the estimate took until one is stated; a stated one comes from the link and the plan says so.
+TEST_F(Headless, EditorOffersTheFirstAndLastStagesLayers) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-70b&i=p5.48xlarge&n=8&tt=1e11&pp=8&lsl=6"));
+  frames(1);
+  ASSERT_TRUE(state.current.ok) << state.current.error_field;
+  const std::string drawn = editor_text();
+  EXPECT_NE(drawn.find("first stage"), std::string::npos);
+  EXPECT_NE(drawn.find("last stage"), std::string::npos);
+  EXPECT_EQ(state.doc["parallel"]["last_stage_layers"], 6);
+  EXPECT_DOUBLE_EQ(state.current.est.last_stage_layers, 6);
+  EXPECT_DOUBLE_EQ(state.current.est.first_stage_layers, 11);  // 74 left for 7 stages: 11 on the first four
+}
+
 TEST_F(Headless, HostileHashShowsAnErrorAndKeepsTheScenario) {
   frames(1);
   const io::Json before = state.doc;
@@ -900,7 +914,8 @@ TEST(UrlState, RoundTripsEveryEditableField) {
   const io::Json doc = {
       {"model", "llama3.1-70b"}, {"instance", "trn2.48xlarge"}, {"nodes", 16}, {"precision", "fp8"},
       {"compare_instances", {"trn2.48xlarge", "p5.48xlarge"}}, {"micro_batch", "auto"}, {"global_batch", 512},
-      {"parallel", {{"tp", 8}, {"pp", "auto"}, {"zero", 1}, {"sequence_parallel", true}}}, {"recompute", "full"},
+      {"parallel", {{"tp", 8}, {"pp", "auto"}, {"zero", 1}, {"sequence_parallel", true}, {"last_stage_layers", 6}}},
+      {"recompute", "full"},
       {"recompute_layers", 12}, {"fp32_loss_logits", false},
       {"training", {{"mode", "lora"}, {"samples", 52000}, {"epochs", 3}, {"lora_rank", 16}}},
       {"flash_attention", false}, {"framework", "megatron"},

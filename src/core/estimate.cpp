@@ -7,6 +7,7 @@
 
 #include "core/collectives.hpp"
 #include "core/params.hpp"
+#include "core/text.hpp"
 
 namespace tc {
 
@@ -103,36 +104,70 @@ struct RankLayers {
 // up would leave whole stages empty, which no framework builds). A mixture's dense layers that are
 // its first (DeepSeek-V3's first_k_dense_replace) sit on the first ranks; spread ones leave every
 // rank the model's mix.
+// A scenario can state the first or the last stage's layers instead (ParallelPlan); the other
+// stages then share the rest as evenly as they can, the first ones one more, as a stage's layers
+// go over its vpp chunks (Megatron-Core's pipeline_model_parallel_layout can state such a split).
 struct PipelineLayout {
-  bool edges_take_places = false, last_short = false;
+  bool stated = false, edges_take_places = false, last_short = false;
   int stage_base = 0, stages_with_one_more = 0;  // layers (or places) a virtual stage
   std::vector<RankLayers> ranks;
 };
-PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
-  PipelineLayout out;
+bool stated_layout(const ParallelPlan& pl) {
+  return pl.pp > 1 && (pl.first_stage_layers >= 0 || pl.last_stage_layers >= 0);
+}
+long long stated_stage_layers(const ModelShape& m, const ParallelPlan& pl, int rank) {
+  const int first = pl.first_stage_layers, last = pl.last_stage_layers;
+  if (rank == 0 && first >= 0) return first;
+  if (rank == pl.pp - 1 && last >= 0) return last;
+  const int others = std::max(1, pl.pp - (first >= 0 ? 1 : 0) - (last >= 0 ? 1 : 0));
+  const long long rest = std::max(0LL, static_cast<long long>(m.layers) - std::max(first, 0) - std::max(last, 0));
+  const int among = rank - (first >= 0 ? 1 : 0);  // its place among the stages not stated
+  return rest / others + (among < rest % others ? 1 : 0);
+}
+// The places (layers, or the embedding's and the loss's) of each virtual stage, in order.
+std::vector<long long> virtual_stage_sizes(const ModelShape& m, const ParallelPlan& pl, PipelineLayout& out) {
   const int virtual_stages = pl.pp * pl.vpp;
-  out.edges_take_places = m.layers % virtual_stages != 0 && (m.layers + 2) % virtual_stages == 0;
-  const int first_slot = out.edges_take_places ? 1 : 0;
-  const int places = m.layers + 2 * first_slot, rest = places % virtual_stages;
+  std::vector<long long> size(static_cast<std::size_t>(virtual_stages));
+  if (out.stated) {
+    for (int rank = 0; rank < pl.pp; ++rank) {
+      const long long layers = stated_stage_layers(m, pl, rank);
+      for (int k = 0; k < pl.vpp; ++k)
+        size[static_cast<std::size_t>(k) * pl.pp + rank] = layers / pl.vpp + (k < layers % pl.vpp ? 1 : 0);
+    }
+    return size;
+  }
+  const int places = m.layers + (out.edges_take_places ? 2 : 0), rest = places % virtual_stages;
   const int rounded_up = places / virtual_stages + (rest > 0 ? 1 : 0);
   out.last_short = rest > 0 && places > (virtual_stages - 1) * rounded_up;
   out.stage_base = out.last_short ? rounded_up : places / virtual_stages;
   out.stages_with_one_more = out.last_short ? 0 : rest;
+  long long left = places;
+  for (std::size_t j = 0; j < size.size(); ++j) {
+    size[j] = std::min<long long>(left, out.stage_base + (static_cast<int>(j) < out.stages_with_one_more ? 1 : 0));
+    left -= size[j];
+  }
+  return size;
+}
+PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
+  PipelineLayout out;
+  const int virtual_stages = pl.pp * pl.vpp;
+  out.stated = stated_layout(pl);
+  out.edges_take_places = !out.stated && m.layers % virtual_stages != 0 && (m.layers + 2) % virtual_stages == 0;
+  const std::vector<long long> size = virtual_stage_sizes(m, pl, out);
   out.ranks.resize(static_cast<std::size_t>(pl.pp));
-  for (int rank = 0; rank < pl.pp; ++rank) {
-    RankLayers& r = out.ranks[static_cast<std::size_t>(rank)];
-    long long dense = 0;
-    for (int k = 0; k < pl.vpp; ++k) {
-      const long long j = static_cast<long long>(k) * pl.pp + rank;  // the virtual stage
-      const long long first = j * out.stage_base + std::min<long long>(j, out.stages_with_one_more) - first_slot;
-      const long long size = out.stage_base + (j < out.stages_with_one_more ? 1 : 0);
-      const long long lo = std::max(0LL, first), hi = std::min<long long>(m.layers, first + size);
-      if (hi <= lo) continue;
-      r.layers += static_cast<double>(hi - lo);
-      dense += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
-    }
-    if (m.moe_experts <= 0) continue;
-    r.routed = m.dense_layers_first ? r.layers - static_cast<double>(dense)
+  std::vector<long long> dense(static_cast<std::size_t>(pl.pp));
+  long long first = out.edges_take_places ? -1 : 0;  // the embedding's place
+  for (std::size_t j = 0; j < size.size(); ++j) {  // rank j mod pp holds virtual stage j
+    const std::size_t rank = j % static_cast<std::size_t>(pl.pp);
+    const long long lo = std::max(0LL, first), hi = std::min<long long>(m.layers, first + size[j]);
+    first += size[j];
+    if (hi <= lo) continue;
+    out.ranks[rank].layers += static_cast<double>(hi - lo);
+    dense[rank] += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
+  }
+  for (std::size_t rank = 0; rank < out.ranks.size() && m.moe_experts > 0; ++rank) {
+    RankLayers& r = out.ranks[rank];
+    r.routed = m.dense_layers_first ? r.layers - static_cast<double>(dense[rank])
                                     : r.layers * (1.0 - static_cast<double>(m.dense_layers) / m.layers);
   }
   // The prediction modules run after the last layer, beside the loss, on the last stage
@@ -924,6 +959,27 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   return check_mla(m);
 }
 
+namespace {
+// A stated first or last stage: within the model, and with a pipeline to be the first or last of.
+std::optional<InputProblem> check_stage_layers(const ModelShape& m, const ParallelPlan& pl) {
+  const int first = pl.first_stage_layers, last = pl.last_stage_layers;
+  const char* field = last >= 0 ? "parallel.last_stage_layers" : "parallel.first_stage_layers";
+  for (const int n : {first, last})
+    if (n < -1 || n > m.layers)
+      return InputProblem{n == last ? "parallel.last_stage_layers" : "parallel.first_stage_layers",
+                          "must be 0 to layers (" + num(m.layers) + ")"};
+  if (first < 0 && last < 0) return std::nullopt;
+  if (pl.pp < 2) return InputProblem{field, "needs pp > 1"};
+  const long long rest = static_cast<long long>(m.layers) - std::max(first, 0) - std::max(last, 0);
+  if (rest < 0)
+    return InputProblem{field, "the first and the last stage hold " + num(m.layers - rest) +
+                                   " layers, more than the model's " + num(m.layers)};
+  if (pl.pp == 2 && first >= 0 && last >= 0 && rest != 0)
+    return InputProblem{field, "on 2 stages the first and the last hold all " + num(m.layers) + " layers"};
+  return std::nullopt;
+}
+}  // namespace
+
 std::optional<InputProblem> check_plan(const Scenario& s) {
   if (auto p = check_model(s.model)) return p;
   const ModelShape& m = s.model;
@@ -976,6 +1032,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     return bad("parallel.pp", "pp x vpp = " + num(1.0 * pl.pp * pl.vpp) + " exceeds layers + 2 (" +
                                   num(m.layers) + " layers, embedding and loss)");
   if (pl.vpp > 1 && pl.pp == 1) return bad("parallel.vpp", "needs pp > 1");
+  if (auto problem = check_stage_layers(m, pl)) return problem;
   if (pl.recompute_layers < 0 || pl.recompute_layers > m.layers)
     return bad("recompute_layers", "must be between 0 (all) and layers (" + num(m.layers) + ")");
   if (pl.recompute_layers > 0 && pl.recompute != Recompute::full)
@@ -1384,7 +1441,6 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
 }
 
 // The uneven layout the timing took (pipeline_layout), in words: a framework needs it stated.
-std::string layers_text(long long n) { return n == 0 ? "none" : num(n) + (n == 1 ? " layer" : " layers"); }
 
 std::string uneven_layout_text(const PipelineLayout& l, int layers, int virtual_stages) {
   if (l.edges_take_places)
@@ -1412,7 +1468,7 @@ std::string slowest_rank_text(const Ctx& x, SlowestRank slow) {
   const bool last = slow.rank == x.pl.pp - 1;
   const int mtp = last ? x.m.mtp_layers : 0;
   const auto layers = static_cast<long long>(x.held(slow.rank).layers) - mtp;
-  std::string holds = layers_text(layers);
+  std::string holds = layers > 0 ? layers_text(layers) : "no layers";
   if (slow.rank == 0) holds += ", the embedding";
   if (last) holds += ", the output layer and the loss";
   if (mtp > 0) holds += ", " + num(mtp) + (mtp == 1 ? " prediction module" : " prediction modules");
@@ -1425,7 +1481,7 @@ void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
   const ParallelPlan& pl = x.pl;
   const ModelShape& m = x.m;
   const int virtual_stages = pl.pp * pl.vpp;
-  if (m.layers % virtual_stages != 0)
+  if (m.layers % virtual_stages != 0 && !x.layout.stated)
     out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(virtual_stages) +
                            "): " + uneven_layout_text(x.layout, m.layers, virtual_stages));
   // A tenth: below it the imbalance is within the band of the estimate (assumed).
@@ -1462,6 +1518,9 @@ Estimate estimate(const Scenario& s, bool complete) {
   out.chips = chips_of(s);
   out.devices = x.devices;
   out.grad_accum = x.micro_batches;
+  out.first_stage_layers = x.held(0).layers;
+  out.last_stage_layers = x.held(pl.pp - 1).layers - s.model.mtp_layers;
+  if (pl.pp == 1) out.first_stage_layers -= s.model.mtp_layers;
 
   const ByLayerKind<LayerTimes> kinds = by_layer_kind(x, one_layer_times);
   const EdgeTimes E = edge_times(x);

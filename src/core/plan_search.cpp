@@ -165,7 +165,8 @@ void Search::layout(const Layout& l, long long batch) {
             for (int rc : recomputes_) {
               const Recompute r = static_cast<Recompute>(rc);
               plan({l.tp, l.pp, l.dp, l.cp, ep, vpp, sp != 0, zero, b, r,
-                    r == Recompute::full ? rq_.recompute_layers : 0},
+                    r == Recompute::full ? rq_.recompute_layers : 0, rq_.first_stage_layers,
+                    rq_.last_stage_layers},
                    batch);
             }
       }

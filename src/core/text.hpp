@@ -8,4 +8,7 @@ namespace tc {
 // Appends `item` to a `sep`-separated list, the separator only between items.
 void append_item(std::string& list, const std::string& item, const char* sep = ", ");
 
+// "none", "1 layer", "4 layers".
+std::string layers_text(long long n);
+
 }  // namespace tc

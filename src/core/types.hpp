@@ -181,6 +181,10 @@ struct ParallelPlan {
   // --recompute-num-layers: the first ones of each stage); the others keep their activations.
   // 0: all of them.
   int recompute_layers = 0;
+  // The layers of the first and the last pipeline stage, the rest split evenly over the others
+  // (Megatron-Core's num_layers_in_first_pipeline_stage and num_layers_in_last_pipeline_stage,
+  // --decoder-first/last-pipeline-num-layers; recalled): -1 leaves the split to pipeline_layout.
+  int first_stage_layers = -1, last_stage_layers = -1;
 };
 
 // A knob left at kAuto is chosen by the plan search.
@@ -192,6 +196,7 @@ struct PlanRequest {
   int micro_batch = kAuto;
   int recompute = kAuto;          // a Recompute value or kAuto
   int recompute_layers = 0;       // with full recompute: layers per stage (ParallelPlan), 0: all
+  int first_stage_layers = -1, last_stage_layers = -1;  // as in ParallelPlan
   // false: a global batch that no plan splits over the cluster is replaced by the nearest that
   // one does (a warning names both); true: no plan then, and the error names the nearest fixes.
   bool exact_global_batch = false;
@@ -302,6 +307,7 @@ struct Estimate {
   double checkpoint_bytes = 0;          // weights + optimizer state of what trains (LoRA: the adapters)
   double frozen_weights_bytes = 0;      // LoRA: the base model's weights, kept beside its checkpoints
   int plans_considered = 1;
+  double first_stage_layers = 0, last_stage_layers = 0;  // the model's layers on them, as timed
   std::vector<std::string> warnings;
 };
 

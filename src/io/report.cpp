@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/labels.hpp"
+#include "core/text.hpp"
 
 namespace tc::io {
 
@@ -52,6 +53,8 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
                {"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)},
                {"recompute_layers", p.recompute_layers},
                {"grad_accum", e.grad_accum}, {"expert_tp", expert_tp(p)}};
+  if (p.first_stage_layers >= 0) j["plan"]["first_stage_layers"] = p.first_stage_layers;
+  if (p.last_stage_layers >= 0) j["plan"]["last_stage_layers"] = p.last_stage_layers;
   j["plans_considered"] = e.plans_considered;
   j["global_batch"] = e.global_batch;  // the scenario's, or the nearest that splits (a warning says so)
   j["params"] = e.params;
@@ -109,7 +112,10 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
     << s.nodes << " x " << spec.instance_id << " = " << e.chips << " " << s.accelerator.name << ", "
     << to_string(s.precision) << "\n";
   const ParallelPlan& p = e.plan;
-  o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp << "), dp " << p.dp << ", cp "
+  o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp
+    << (p.first_stage_layers >= 0 ? "; first stage: " + layers_text(p.first_stage_layers) : "")
+    << (p.last_stage_layers >= 0 ? "; last stage: " + layers_text(p.last_stage_layers) : "")
+    << "), dp " << p.dp << ", cp "
     << p.cp << ", ep " << p.ep << expert_tp_note(p)
     << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
     << ", micro-batch " << p.micro_batch << " x " << e.grad_accum << " accumulation, recompute "

@@ -181,7 +181,8 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
   PlanRequest& r = spec.request;
   if (has_key(doc, "parallel")) {
     const Json& p = get_object(doc, "parallel", "");
-    check_keys(p, "parallel", {"tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero"});
+    check_keys(p, "parallel", {"tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero",
+                               "first_stage_layers", "last_stage_layers"});
     r.tp = knob(p, "parallel.tp");
     r.pp = knob(p, "parallel.pp");
     r.dp = knob(p, "parallel.dp");
@@ -189,6 +190,8 @@ void read_plan(ScenarioSpec& spec, const Json& doc) {
     r.ep = knob(p, "parallel.ep");
     r.vpp = knob(p, "parallel.vpp");
     r.zero = knob(p, "parallel.zero");
+    r.first_stage_layers = static_cast<int>(int_field_or(p, "parallel.first_stage_layers", -1));
+    r.last_stage_layers = static_cast<int>(int_field_or(p, "parallel.last_stage_layers", -1));
     if (has_key(p, "sequence_parallel")) {
       const Json& v = p.at("sequence_parallel");
       r.sequence_parallel = (v.is_string() && v.get<std::string>() == "auto")

@@ -471,8 +471,19 @@ void precision_and_batch_fields(AppState& s, const Outcome* o) {
   }
 }
 
+// The layers of the first and the last pipeline stage, greyed as the layout the estimate took
+// until one is stated.
+const std::vector<OptionalField>& stage_fields() {
+  using O = const Outcome&;
+  static const std::vector<OptionalField> f = {
+      {"parallel.first_stage_layers", "first stage", [](O o) { return o.est.first_stage_layers; }},
+      {"parallel.last_stage_layers", "last stage", [](O o) { return o.est.last_stage_layers; }}};
+  return f;
+}
+
 // The plan knobs, each auto or fixed, and the plan the search chose.
-void plan_fields(AppState& s, const Estimate* e) {
+void plan_fields(AppState& s, const Outcome* o) {
+  const Estimate* e = o ? &o->est : nullptr;
   const ParallelPlan p = e ? e->plan : ParallelPlan{};
   knob(s, "micro-batch", "micro_batch", p.micro_batch);
   knob(s, "tensor (tp)", "parallel.tp", p.tp);
@@ -481,6 +492,8 @@ void plan_fields(AppState& s, const Estimate* e) {
   knob(s, "context (cp)", "parallel.cp", p.cp);
   knob(s, "expert (ep)", "parallel.ep", p.ep);
   knob(s, "virtual stages", "parallel.vpp", p.vpp);
+  if (p.pp > 1 || doc_get(s.doc, "parallel.first_stage_layers") || doc_get(s.doc, "parallel.last_stage_layers"))
+    for (const auto& f : stage_fields()) optional_field(s, o, f);
   knob(s, "ZeRO stage", "parallel.zero", p.zero);
   {
     const io::Json* v = doc_get(s.doc, "parallel.sequence_parallel");
@@ -703,7 +716,7 @@ void panel_editor(AppState& s) {
   precision_and_batch_fields(s, o);
   ImGui::PopItemWidth();
 
-  if (ImGui::CollapsingHeader("Parallel plan", ImGuiTreeNodeFlags_DefaultOpen)) plan_fields(s, o ? &o->est : nullptr);
+  if (ImGui::CollapsingHeader("Parallel plan", ImGuiTreeNodeFlags_DefaultOpen)) plan_fields(s, o);
   if (ImGui::CollapsingHeader("Training amount", ImGuiTreeNodeFlags_DefaultOpen)) training_fields(s, o, label_w);
   if (ImGui::CollapsingHeader("Pricing", ImGuiTreeNodeFlags_DefaultOpen)) pricing_editor(s);
   if (ImGui::CollapsingHeader("Overheads")) {
