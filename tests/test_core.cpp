@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 #include "core/collectives.hpp"
 #include "core/estimate.hpp"
@@ -646,6 +647,25 @@ TEST(Estimate, TheRankThatSetsThePipelinesPaceIsNamed) {
                            "the loss, 1 prediction module) takes " + std::to_string(static_cast<int>(
                                std::round(100 * (slowest / mean - 1)))) + "% longer than the ranks' mean";
   EXPECT_TRUE(warns(e, said)) << said;
+  // It names the stated last stage that paces the pipeline best, and what that saves: no other
+  // count of the last stage's layers gives a shorter step.
+  int suggested = -1;
+  double shorter_pct = 0;
+  for (const std::string& w : e.warnings) {
+    const auto at = w.find("parallel.last_stage_layers ");
+    if (at == std::string::npos) continue;
+    ASSERT_EQ(std::sscanf(w.c_str() + at, "parallel.last_stage_layers %d would make the step %lf%% shorter",
+                          &suggested, &shorter_pct), 2) << w;
+  }
+  ASSERT_GE(suggested, 0);
+  Scenario restated = s;
+  restated.plan.last_stage_layers = suggested;
+  const double best_s = estimate(restated).step_time_s;
+  EXPECT_NEAR(100 * (1 - best_s / e.step_time_s), shorter_pct, 0.05);
+  for (int n = 0; n < 8; ++n) {
+    restated.plan.last_stage_layers = n;
+    EXPECT_GE(estimate(restated).step_time_s, best_s) << n;
+  }
   s.model.mtp_layers = 0;
   EXPECT_TRUE(warns(estimate(s), "(8 layers, the output layer and the loss) takes"));
   s.model.vocab = 32000;

@@ -1464,7 +1464,28 @@ struct SlowestRank {
   double excess = 0;
 };
 
-std::string slowest_rank_text(const Ctx& x, SlowestRank slow) {
+// The stated first or last stage that paces the pipeline best where that rank sets the pace: its
+// layers one fewer at a time, down to none, each timed, among the layouts that fit (when the plan
+// does). "" where none is faster, or the layout is stated already.
+std::string restated_stage_text(const Ctx& x, SlowestRank slow, const Estimate& now) {
+  const bool first = slow.rank == 0, last = slow.rank == x.pl.pp - 1;
+  if (x.layout.stated || first == last) return "";
+  Scenario t = x.sc;
+  int& stated = last ? t.plan.last_stage_layers : t.plan.first_stage_layers;
+  double best_s = now.step_time_s;
+  int best = -1;
+  for (int n = static_cast<int>(last ? now.last_stage_layers : now.first_stage_layers) - 1; n >= 0; --n) {
+    stated = n;
+    if (check_plan(t)) continue;
+    const Estimate e = estimate(t, false);
+    if ((e.memory.fits || !now.memory.fits) && e.step_time_s < best_s) best_s = e.step_time_s, best = n;
+  }
+  if (best < 0) return "";
+  return "; parallel." + std::string(last ? "last" : "first") + "_stage_layers " + num(best) +
+         " would make the step " + num(std::round(1000 * (1 - best_s / now.step_time_s)) / 10) + "% shorter";
+}
+
+std::string slowest_rank_text(const Ctx& x, SlowestRank slow, const Estimate& now) {
   const bool last = slow.rank == x.pl.pp - 1;
   const int mtp = last ? x.m.mtp_layers : 0;
   const auto layers = static_cast<long long>(x.held(slow.rank).layers) - mtp;
@@ -1472,9 +1493,10 @@ std::string slowest_rank_text(const Ctx& x, SlowestRank slow) {
   if (slow.rank == 0) holds += ", the embedding";
   if (last) holds += ", the output layer and the loss";
   if (mtp > 0) holds += ", " + num(mtp) + (mtp == 1 ? " prediction module" : " prediction modules");
+  const std::string restated = restated_stage_text(x, slow, now);
   return "pipeline rank " + num(slow.rank + 1) + " of " + num(x.pl.pp) + " sets the pace: its micro-batch (" +
-         holds + ") takes " + num(std::round(slow.excess * 100)) +
-         "% longer than the ranks' mean (Megatron-Core's pipeline_model_parallel_layout can move layers off it)";
+         holds + ") takes " + num(std::round(slow.excess * 100)) + "% longer than the ranks' mean" +
+         (restated.empty() ? " (Megatron-Core's pipeline_model_parallel_layout can move layers off it)" : restated);
 }
 
 void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
@@ -1485,7 +1507,7 @@ void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
     out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(virtual_stages) +
                            "): " + uneven_layout_text(x.layout, m.layers, virtual_stages));
   // A tenth: below it the imbalance is within the band of the estimate (assumed).
-  if (slow.excess > 0.1) out.warnings.push_back(slowest_rank_text(x, slow));
+  if (slow.excess > 0.1) out.warnings.push_back(slowest_rank_text(x, slow, out));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
                            "): KV heads are replicated");
