@@ -837,6 +837,33 @@ TEST(Compare, OwnRowEqualSizesAndPortingWhereItBelongs) {
   EXPECT_EQ(t.rows[1][t.header.size() - 4], "us-east-1");
 }
 
+// A plan fixed for the scenario's hardware is kept on a row of the same chip and node size (p5e
+// and p5en: eight H200s), and on other hardware the search chooses the whole plan: tp 16 over 64
+// NeuronCores of a trn2.48xlarge would span two p5.48xlarge nodes. A note says so.
+TEST(Compare, AFixedPlanStaysOnItsOwnHardware) {
+  const io::PresetLibrary lib = io::load_builtin_presets();
+  io::Json doc = {{"model", "llama3.1-70b"}, {"instance", "trn2.48xlarge"}, {"nodes", 8},
+                  {"parallel", {{"tp", 16}, {"pp", 4}, {"dp", "auto"}}}, {"training", {{"tokens", 1e9}}}};
+  const auto rows = io::compare_instances(io::parse_job(doc, lib, "t"), lib, {"trn2.48xlarge", "p5.48xlarge"});
+  ASSERT_TRUE(rows[0].problem.empty() && rows[1].problem.empty()) << rows[0].problem << rows[1].problem;
+  EXPECT_EQ(rows[0].result.est.plan.tp, 16);
+  EXPECT_LE(rows[1].result.est.plan.tp, 8);
+  const auto notes = io::comparison_notes(rows);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("fixed plan is for trn2.48xlarge's hardware") != std::string::npos;
+  }));
+  doc["instance"] = "p5e.48xlarge";
+  doc["parallel"] = {{"tp", 4}, {"pp", 2}, {"dp", "auto"}};
+  const auto same = io::compare_instances(io::parse_job(doc, lib, "t"), lib, {"p5e.48xlarge", "p5en.48xlarge"});
+  ASSERT_TRUE(same[1].problem.empty()) << same[1].problem;
+  EXPECT_EQ(same[1].result.est.plan.tp, 4);
+  EXPECT_EQ(same[1].result.est.plan.pp, 2);
+  const auto same_notes = io::comparison_notes(same);
+  EXPECT_FALSE(std::any_of(same_notes.begin(), same_notes.end(), [](const std::string& n) {
+    return n.find("fixed plan") != std::string::npos;
+  }));
+}
+
 // A plan that does not fit in memory is neither the fastest nor the cheapest, however short and
 // cheap its estimate; an unpriced bill is not the cheapest.
 TEST(Compare, OnlyPlansThatFitAreFastestOrCheapest) {

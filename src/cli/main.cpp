@@ -33,8 +33,9 @@ estimate  reads a scenario (see README.md, "Scenario files") and prints one JSON
           (or a readable summary with --format text, how each figure is computed with its
           inputs' sources with explain, the bill's lines as a table with csv or markdown). "-" reads stdin; --link reads a page link (https://.../#v1&m=...) or its hash,
           decoded as the page decodes it. Input over 16 MiB (a file, stdin, a CSV) is refused.
-compare   runs the same job on each instance (the plan searched per instance unless fixed) and
-          prints a table; without --instances, the file's compare_instances.
+compare   runs the same job on each instance (the plan searched per instance unless fixed, and on
+          other chips or node sizes always) and prints a table; without --instances, the file's
+          compare_instances.
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
           the scenario of one row and its estimate. Optional columns: power_limit_w, hbm_gib,

@@ -72,6 +72,12 @@ std::vector<std::string> comparison_notes(const std::vector<CompareRow>& rows) {
     append_item(regions, r.instance_id + " " + reg);
   }
   if (mixed) notes.push_back("rows are priced in different regions (" + regions + "): pricing.instance_regions");
+  const bool replanned = std::any_of(rows.begin() + 1, rows.end(), [&](const CompareRow& r) {
+    return r.problem.empty() && other_plan_hardware(own.scenario, r.job.spec.scenario);
+  });
+  if (replanned && fixes_plan(own.request))
+    notes.push_back("the scenario's fixed plan is for " + own.instance_id +
+                    "'s hardware; rows on other chips or node sizes take the plan the search finds for them");
   if (own.scenario.accelerator.id.empty()) return notes;
   const Job& j = rows.front().job;
   if (j.cost.engineering.person_weeks > 0)

@@ -352,11 +352,32 @@ ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
     s.nodes = (v.requested_chips + v.node_chips - 1) / v.node_chips;
     v.requested_chips = 0;
   }
-  // Data parallelism follows the chip count of the new cluster.
+  // Data parallelism follows the chip count of the new cluster; on other hardware every knob does,
+  // as for an owned cluster of other hardware (job.cpp).
   v.request.dp = kAuto;
+  if (other_plan_hardware(spec.scenario, s)) {
+    const bool exact = v.request.exact_global_batch;
+    v.request = PlanRequest{};
+    v.request.exact_global_batch = exact;
+  }
   place_cluster(v);
   place_hardware(v, lib, OtherPlatform::use_default);
   return v;
+}
+
+bool other_plan_hardware(const Scenario& from, const Scenario& to) {
+  return from.accelerator.id != to.accelerator.id ||
+         from.instance.chips_per_node * from.accelerator.devices_per_chip !=
+             to.instance.chips_per_node * to.accelerator.devices_per_chip;
+}
+
+bool fixes_plan(const PlanRequest& r) {
+  const PlanRequest searched;
+  return r.tp != searched.tp || r.pp != searched.pp || r.dp != searched.dp || r.cp != searched.cp ||
+         r.ep != searched.ep || r.vpp != searched.vpp || r.sequence_parallel != searched.sequence_parallel ||
+         r.zero != searched.zero || r.micro_batch != searched.micro_batch || r.recompute != searched.recompute ||
+         r.recompute_layers != searched.recompute_layers || r.first_stage_layers != searched.first_stage_layers ||
+         r.last_stage_layers != searched.last_stage_layers;
 }
 
 ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes) {

@@ -40,9 +40,14 @@ ScenarioSpec parse_scenario_text(const std::string& text, const PresetLibrary& l
 // The same job on another instance: cluster size kept in chips when the file gave chips (whole
 // nodes where the new node size does not divide them), otherwise in nodes; data parallelism and
 // the default framework follow the new cluster, and so does a chosen framework that does not run
-// on the new platform (with a warning).
+// on the new platform (with a warning). On other hardware (another chip, or another number of
+// devices a node) the plan search chooses every knob: a fixed plan is one for its own hardware.
 ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
                            const std::string& instance_id);
+// Whether `to` is other hardware than `from` for a plan: another chip or devices a node.
+bool other_plan_hardware(const Scenario& from, const Scenario& to);
+// Whether a scenario fixes any knob of its plan (the rest the search chooses).
+bool fixes_plan(const PlanRequest& r);
 // The same job on `nodes` whole nodes of its instance; data parallelism follows.
 ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes);
 

@@ -46,7 +46,8 @@ std::vector<FieldDef> job_fields() {
        "\"seq_len\", \"name\"} (docs/hf-config.md).", ""},
       {"instance", "i", T::id, "", 0, 0, "", "A preset instance (traincalc list instances), or an inline one.", ""},
       {"compare_instances", "c", T::id_list, "", 0, 0, "the instance",
-       "Instances `traincalc compare` and the comparison panel run the same job on.", ""},
+       "Instances `traincalc compare` and the comparison panel run the same job on; on another chip or node "
+       "size the plan search chooses the whole plan.", ""},
       {"compare_at", "ca", T::enumeration, "", 0, 0, "chips when the scenario gives chips, else nodes",
        "What comparison rows keep equal: the chip count (whole nodes where a node size does not divide it) or "
        "the node count.", "", {"chips", "nodes"}},
@@ -181,7 +182,8 @@ std::vector<FieldDef> pricing_fields() {
 std::vector<FieldDef> goal_fields() {
   return {
       {"deadline_days", "dl", T::number, "days", 0.001, 1e6, "", "Does one full run finish in time?", ""},
-      {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance.", ""},
+      {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance, at the plan the search finds for it "
+       "where its chip or node size differs.", ""},
   };
 }
 
