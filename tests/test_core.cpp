@@ -612,6 +612,32 @@ TEST(Memory, ThePredictionModuleAndItsEmbeddingCopySitOnTheLastStage) {
   }
 }
 
+// Tied embeddings on a pipeline: the last stage's copy of the table trains with the first's, its
+// gradient all-reduced between the two stages after the data-parallel reduction. With dp 1 there is
+// no data-parallel reduction, so that all-reduce is the whole term: 128256 x 4096 / tp 8 gradients
+// in a ring of two over the network (the stages are a node apart): the bytes once, two latencies.
+TEST(Estimate, TiedEmbeddingsOnAPipelineAllReduceTheirGradients) {
+  Scenario s = h100_scenario();
+  s.nodes = 2;
+  s.plan.tp = 8;
+  s.plan.pp = 2;
+  s.plan.dp = 1;
+  s.plan.sequence_parallel = true;
+  s.global_batch = 16;
+  s.model.tied_embeddings = true;
+  ASSERT_FALSE(check_plan(s));
+  const double bytes = 128256.0 * 4096 / 8 * s.framework.grad_bytes;
+  const double network_bytes_per_s = 3200 / 8.0 * 1e9 * 0.7 / 8;
+  EXPECT_NEAR(breakdown_of(estimate(s), "dp_comm"), bytes / network_bytes_per_s + 2 * 15e-6, 1e-12);
+  s.model.tied_embeddings = false;
+  EXPECT_DOUBLE_EQ(breakdown_of(estimate(s), "dp_comm"), 0);
+  s.model.mtp_layers = 1;  // a prediction module looks its tokens up in a copy of the table
+  EXPECT_NEAR(breakdown_of(estimate(s), "dp_comm"), bytes / network_bytes_per_s + 2 * 15e-6, 1e-12);
+  s.mode = TrainingMode::lora;  // a frozen table has no gradient
+  s.lora_rank = 16;
+  EXPECT_DOUBLE_EQ(breakdown_of(estimate(s), "dp_comm"), 0);
+}
+
 // A mixture's prediction module is an expert layer: on the last stage it holds its share of the
 // experts (64 over ep 8), beside its attention, router and projection and the embedding copy. One
 // micro-batch a step: the last stage, with the logits, is the fullest with or without it.

@@ -1233,6 +1233,27 @@ double weight_quantization_s(const Ctx& x, const RankLayers& r, int copies) {
   return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
+// The link between pipeline ranks `distance` devices apart in Megatron's rank order: the network
+// once that crosses a node; a pipeline inside one chip (its NeuronCores) passes through on-chip memory.
+const Link& pipeline_link(const Ctx& x, double distance) {
+  return distance >= x.devices_per_node                      ? x.inter
+         : x.devices <= x.sc.accelerator.devices_per_chip ? x.on_chip
+                                                           : x.intra;
+}
+
+// A copy of the embedding on the last pipeline stage as well as the first (tied embeddings, or a
+// prediction module's lookup) is trained as one: after the data-parallel reduction the copies'
+// gradients are all-reduced between the two stages, before the optimizer step (Megatron-LM's
+// embedding group, _allreduce_word_embedding_grads in finalize_model_grads; recalled).
+double embedding_group_s(const Ctx& x) {
+  const ModelShape& m = x.m;
+  const ParallelPlan& pl = x.pl;
+  const bool copy_on_last = pl.pp > 1 && m.kind == ModelKind::decoder && (m.tied_embeddings || m.mtp_layers > 0);
+  if (!copy_on_last || frozen_base(x.sc)) return 0;
+  const double bytes = static_cast<double>(m.vocab) * m.hidden / pl.tp * x.sc.framework.grad_bytes;
+  return all_reduce_s(bytes, 2, pipeline_link(x, static_cast<double>(pl.pp - 1) * pl.tp * pl.cp * pl.dp));
+}
+
 // One micro-batch on a pipeline rank, term by term.
 struct MicroBatchTimes {
   double matmul = 0, attention = 0, memory = 0, tp = 0, cp = 0, ep = 0, recompute = 0, p2p = 0;
@@ -1277,12 +1298,7 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankL
   double mb_p2p = 0;
   if (pl.pp > 1) {
     const double bytes = x.tokens_mb * m.hidden * x.act_bytes / pl.tp;
-    const int stage_size = pl.tp * pl.cp * pl.dp;
-    // A pipeline inside one chip (its NeuronCores) passes activations through on-chip memory.
-    const Link& link = stage_size >= x.devices_per_node                 ? x.inter
-                       : x.devices <= s.accelerator.devices_per_chip ? x.on_chip
-                                                                        : x.intra;
-    mb_p2p = 2.0 * pl.vpp * point_to_point_s(bytes, link);
+    mb_p2p = 2.0 * pl.vpp * point_to_point_s(bytes, pipeline_link(x, static_cast<double>(pl.tp) * pl.cp * pl.dp));
   }
 
 
@@ -1582,6 +1598,7 @@ Estimate estimate(const Scenario& s, bool complete) {
     drain_s += own_bwd / pl.vpp;
   }
   const double bubble = (stages_s - mb.total()) / pl.vpp;
+  dp_comm += embedding_group_s(x);
   slow.excess = mb.total() / (stages_s / pl.pp) - 1.0;
   // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
   // Trainium's published runs, where it carries from one Neuron stack to another (docs/accuracy.md).

@@ -273,7 +273,8 @@ const TermModel kTermModels[] = {
                 "backwards it can hide behind (with interleaving, each chunk's last), at least the last bucket "
                 "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
                 "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023); a later pipeline rank's "
-                "reduction hides behind the drain through the ranks before it", ""},
+                "reduction hides behind the drain through the ranks before it; then a pipeline's two copies of a "
+                "shared embedding all-reduce their gradients", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
     {"step_overhead", "the host's work a step waits for once, whatever its micro-batches: Trainium's stacks run "
                       "PyTorch/XLA, whose lazy tensors trace each step's graph anew and sync at its end "
