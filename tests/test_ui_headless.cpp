@@ -302,6 +302,24 @@ TEST_F(Headless, EditorOffersTheFirstAndLastStagesLayers) {
   EXPECT_DOUBLE_EQ(state.current.est.first_stage_layers, 11);  // 74 left for 7 stages: 11 on the first four
 }
 
+// Ticking an optional field's box sets it to the value shown greyed (here the last stage's layers
+// as the layout took them), in the frame of the click.
+TEST_F(Headless, TickingAnOptionalFieldSetsTheValueShown) {
+  ASSERT_TRUE(apply_hash(state, "#v1&m=llama3.1-70b&i=p5.48xlarge&n=8&tt=1e11&pp=8"));
+  frames(2);
+  ASSERT_TRUE(state.current.ok) << state.current.error_field;
+  const double shown_layers = state.current.est.last_stage_layers;
+  const auto rect = widget_rects().at("parallel.last_stage_layers");
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2((rect.first.x + rect.second.x) / 2, (rect.first.y + rect.second.y) / 2);
+  io.MouseDown[0] = true;
+  frames(1);
+  io.MouseDown[0] = false;
+  frames(1);
+  ASSERT_NE(doc_get(state.doc, "parallel.last_stage_layers"), nullptr) << "the click did not tick the box";
+  EXPECT_EQ(doc_get(state.doc, "parallel.last_stage_layers")->get<double>(), shown_layers);
+}
+
 TEST_F(Headless, HostileHashShowsAnErrorAndKeepsTheScenario) {
   frames(1);
   const io::Json before = state.doc;
@@ -862,6 +880,16 @@ TEST(Compare, AFixedPlanStaysOnItsOwnHardware) {
   EXPECT_FALSE(std::any_of(same_notes.begin(), same_notes.end(), [](const std::string& n) {
     return n.find("fixed plan") != std::string::npos;
   }));
+  // A context-parallel degree left to the search is no fixed plan, and stays searched; an exact
+  // global batch is no plan knob and stays asked for.
+  PlanRequest cp_auto;
+  cp_auto.cp = kAuto;
+  cp_auto.exact_global_batch = true;
+  EXPECT_FALSE(io::fixes_plan(cp_auto));
+  EXPECT_EQ(io::searched_plan(cp_auto).cp, kAuto);
+  EXPECT_TRUE(io::searched_plan(cp_auto).exact_global_batch);
+  cp_auto.last_stage_layers = 3;
+  EXPECT_TRUE(io::fixes_plan(cp_auto));
 }
 
 // A plan that does not fit in memory is neither the fastest nor the cheapest, however short and

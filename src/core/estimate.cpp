@@ -974,8 +974,13 @@ std::optional<InputProblem> check_stage_layers(const ModelShape& m, const Parall
   if (rest < 0)
     return InputProblem{field, "the first and the last stage hold " + num(m.layers - rest) +
                                    " layers, more than the model's " + num(m.layers)};
-  if (pl.pp == 2 && first >= 0 && last >= 0 && rest != 0)
+  const int others = pl.pp - (first >= 0 ? 1 : 0) - (last >= 0 ? 1 : 0);
+  if (others == 0 && rest != 0)
     return InputProblem{field, "on 2 stages the first and the last hold all " + num(m.layers) + " layers"};
+  // No framework builds an empty stage between two others (pipeline_layout).
+  if (rest < others)
+    return InputProblem{field, "leaves " + num(static_cast<double>(rest)) + " layers to the " + num(others) +
+                                   " other stages, each of which needs one"};
   return std::nullopt;
 }
 }  // namespace
@@ -1241,19 +1246,6 @@ const Link& pipeline_link(const Ctx& x, double distance) {
                                                            : x.intra;
 }
 
-// A copy of the embedding on the last pipeline stage as well as the first (tied embeddings, or a
-// prediction module's lookup) is trained as one: after the data-parallel reduction the copies'
-// gradients are all-reduced between the two stages, before the optimizer step (Megatron-LM's
-// embedding group, _allreduce_word_embedding_grads in finalize_model_grads; recalled).
-double embedding_group_s(const Ctx& x) {
-  const ModelShape& m = x.m;
-  const ParallelPlan& pl = x.pl;
-  const bool copy_on_last = pl.pp > 1 && m.kind == ModelKind::decoder && (m.tied_embeddings || m.mtp_layers > 0);
-  if (!copy_on_last || frozen_base(x.sc)) return 0;
-  const double bytes = static_cast<double>(m.vocab) * m.hidden / pl.tp * x.sc.framework.grad_bytes;
-  return all_reduce_s(bytes, 2, pipeline_link(x, static_cast<double>(pl.pp - 1) * pl.tp * pl.cp * pl.dp));
-}
-
 // One micro-batch on a pipeline rank, term by term.
 struct MicroBatchTimes {
   double matmul = 0, attention = 0, memory = 0, tp = 0, cp = 0, ep = 0, recompute = 0, p2p = 0;
@@ -1477,23 +1469,29 @@ std::string uneven_layout_text(const PipelineLayout& l, int layers, int virtual_
 // weigh on the last, a mixture's first dense layers on the first.
 struct SlowestRank {
   int rank = 0;
-  double excess = 0;
+  double excess_fraction = 0;  // of the ranks' mean micro-batch
 };
 
 // The stated first or last stage that paces the pipeline best where that rank sets the pace: its
-// layers one fewer at a time, down to none, each timed, among the layouts that fit (when the plan
-// does). "" where none is faster, or the layout is stated already.
+// layers one fewer at a time, each timed, until the step grows again (it shortens while that rank
+// sets the pace, then lengthens as another does) or after kStageCountsTried counts; only layouts
+// that fit (any, where the plan does not: its own warning says so), and a saving of a hundredth
+// or more. "" where none, where the layout is stated already, or where a middle rank sets the pace
+// (its layers follow from the edges').
 std::string restated_stage_text(const Ctx& x, SlowestRank slow, const Estimate& now) {
+  constexpr int kStageCountsTried = 16;  // bounds the work an estimate spends here
   const bool first = slow.rank == 0, last = slow.rank == x.pl.pp - 1;
   if (x.layout.stated || first == last) return "";
   Scenario t = x.sc;
-  int& stated = last ? t.plan.last_stage_layers : t.plan.first_stage_layers;
-  double best_s = now.step_time_s;
+  int& count = last ? t.plan.last_stage_layers : t.plan.first_stage_layers;
+  const int held = static_cast<int>(last ? now.last_stage_layers : now.first_stage_layers);
+  double best_s = 0.99 * now.step_time_s;
   int best = -1;
-  for (int n = static_cast<int>(last ? now.last_stage_layers : now.first_stage_layers) - 1; n >= 0; --n) {
-    stated = n;
-    if (check_plan(t)) continue;
+  for (int n = held - 1; n >= 0 && n >= held - kStageCountsTried; --n) {
+    count = n;
+    if (check_plan(t)) break;
     const Estimate e = estimate(t, false);
+    if (e.step_time_s > best_s && best >= 0) break;
     if ((e.memory.fits || !now.memory.fits) && e.step_time_s < best_s) best_s = e.step_time_s, best = n;
   }
   if (best < 0) return "";
@@ -1511,7 +1509,7 @@ std::string slowest_rank_text(const Ctx& x, SlowestRank slow, const Estimate& no
   if (mtp > 0) holds += ", " + num(mtp) + (mtp == 1 ? " prediction module" : " prediction modules");
   const std::string restated = restated_stage_text(x, slow, now);
   return "pipeline rank " + num(slow.rank + 1) + " of " + num(x.pl.pp) + " sets the pace: its micro-batch (" +
-         holds + ") takes " + num(std::round(slow.excess * 100)) + "% longer than the ranks' mean" +
+         holds + ") takes " + num(std::round(slow.excess_fraction * 100)) + "% longer than the ranks' mean" +
          (restated.empty() ? " (Megatron-Core's pipeline_model_parallel_layout can move layers off it)" : restated);
 }
 
@@ -1523,7 +1521,7 @@ void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
     out.warnings.push_back("layers (" + num(m.layers) + ") are not divisible by pp x vpp (" + num(virtual_stages) +
                            "): " + uneven_layout_text(x.layout, m.layers, virtual_stages));
   // A tenth: below it the imbalance is within the band of the estimate (assumed).
-  if (slow.excess > 0.1) out.warnings.push_back(slowest_rank_text(x, slow, out));
+  if (slow.excess_fraction > 0.1) out.warnings.push_back(slowest_rank_text(x, slow, out));
   if (pl.tp > m.kv_heads)
     out.warnings.push_back("tp (" + num(pl.tp) + ") exceeds kv_heads (" + num(m.kv_heads) +
                            "): KV heads are replicated");
@@ -1598,8 +1596,7 @@ Estimate estimate(const Scenario& s, bool complete) {
     drain_s += own_bwd / pl.vpp;
   }
   const double bubble = (stages_s - mb.total()) / pl.vpp;
-  dp_comm += embedding_group_s(x);
-  slow.excess = mb.total() / (stages_s / pl.pp) - 1.0;
+  slow.excess_fraction = mb.total() / (stages_s / pl.pp) - 1.0;
   // The host work a step waits for once (AcceleratorCalibration::step_overhead_ms): fitted on
   // Trainium's published runs, where it carries from one Neuron stack to another (docs/accuracy.md).
   const double host_s = s.accelerator.cal.step_overhead_ms * 1e-3;

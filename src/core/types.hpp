@@ -181,13 +181,13 @@ struct ParallelPlan {
   // --recompute-num-layers: the first ones of each stage); the others keep their activations.
   // 0: all of them.
   int recompute_layers = 0;
-  // The layers of the first and the last pipeline stage, the rest split evenly over the others
-  // (Megatron-Core's num_layers_in_first_pipeline_stage and num_layers_in_last_pipeline_stage,
-  // --decoder-first/last-pipeline-num-layers; recalled): -1 leaves the split to pipeline_layout.
+  // The layers of the first and the last pipeline stage, the rest as evenly as they go over the
+  // others (Megatron-Core's --decoder-first/last-pipeline-num-layers, which need it even, or its
+  // pipeline_model_parallel_layout; recalled): -1 leaves the whole split to pipeline_layout.
   int first_stage_layers = -1, last_stage_layers = -1;
 };
 
-// A knob left at kAuto is chosen by the plan search.
+// A knob left at kAuto is chosen by the plan search. A knob added here is one of io's plan_knobs.
 constexpr int kAuto = -1;
 struct PlanRequest {
   int tp = kAuto, pp = kAuto, dp = kAuto, cp = 1, ep = kAuto, vpp = kAuto;

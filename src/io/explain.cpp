@@ -273,8 +273,7 @@ const TermModel kTermModels[] = {
                 "backwards it can hide behind (with interleaving, each chunk's last), at least the last bucket "
                 "(Li et al. 2020); ZeRO-2 reduce-scatters every micro-batch; a gather overlapped with the next "
                 "forward likewise; ZeRO-3 gathers behind the previous layer (Zhao et al. 2023); a later pipeline rank's "
-                "reduction hides behind the drain through the ranks before it; then a pipeline's two copies of a "
-                "shared embedding all-reduce their gradients", ""},
+                "reduction hides behind the drain through the ranks before it", ""},
     {"optimizer", "Adam's bytes per owned parameter / achievable HBM bandwidth", "hbm_tb_per_s"},
     {"step_overhead", "the host's work a step waits for once, whatever its micro-batches: Trainium's stacks run "
                       "PyTorch/XLA, whose lazy tensors trace each step's graph anew and sync at its end "
@@ -413,7 +412,7 @@ Explanation explain_memory(const Result& r, const Job& job, const PresetLibrary&
     x = {"Activations", format_fixed(m.activations_gib, 1) + " GiB",
          "per layer after Korthikanti et al. 2022 (GQA, gated FFN, MoE, FlashAttention), x the micro-batches "
          "1F1B keeps in flight, less what recomputation drops; on the last pipeline rank, the logits (16-bit, "
-         "plus an FP32 copy unless the loss is fused)", {}, x.band};
+         "plus an FP32 copy unless the loss is fused), a prediction module's too", {}, x.band};
   } else if (part == "max_micro_batch") {
     x = {"Largest micro-batch that fits", std::to_string(m.max_micro_batch),
          "the largest micro-batch whose total memory per device stays within capacity, searched with the rest of "

@@ -52,7 +52,7 @@ void add_owned_elsewhere(CostReport& r, const Job& job, const PresetLibrary& lib
   try {
     ospec = with_instance(job.spec, lib, oc.instance_id);
     // The scenario's layout is for its own instance: the owned hardware gets a plan of its own.
-    ospec.request = PlanRequest{};
+    ospec.request = searched_plan(ospec.request);
     ospec = with_nodes(ospec, oc.nodes > 0 ? oc.nodes : ospec.scenario.nodes);
     oest = run_estimate(ospec);
   } catch (const InputError& e) {
@@ -166,14 +166,16 @@ namespace {
 // The pipeline depth nearest `p.pp` that the scenario's devices divide into with p.tp x p.cp and
 // its layers fill at p.vpp chunks a stage (estimate.cpp: pp x vpp <= layers + 2); the deeper
 // of two equally near, for memory. p.pp when tp x cp does not divide the devices.
-int nearest_pipeline(const Scenario& s, const ParallelPlan& p) {
+int nearest_pipeline(const Scenario& s, const ParallelPlan& p, const PlanRequest& r) {
   const long long shape = static_cast<long long>(p.tp) * p.cp;
   const long long devices = devices_of(s);
   if (shape <= 0 || devices % shape != 0) return p.pp;
   const long long room = devices / shape;
   int best = p.pp;
   long long best_gap = -1;
-  for (long long d = 1; d <= room && d * std::max(1, p.vpp) <= s.model.layers + 2LL; ++d) {
+  // A stated first or last stage needs a pipeline to be the edge of.
+  const long long shallowest = r.first_stage_layers >= 0 || r.last_stage_layers >= 0 ? 2 : 1;
+  for (long long d = shallowest; d <= room && d * std::max(1, p.vpp) <= s.model.layers + 2LL; ++d) {
     if (room % d != 0) continue;
     const long long gap = std::llabs(d - p.pp);
     if (best_gap < 0 || gap <= best_gap) {
@@ -197,7 +199,7 @@ Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
   fix(r.recompute, static_cast<int>(p.recompute));
   fix(r.zero, p.zero);
   if (kept != PlanKept::tensor_parallel) {
-    const int pp = nearest_pipeline(v.spec.scenario, p);
+    const int pp = nearest_pipeline(v.spec.scenario, p, r);
     fix(r.pp, pp);
     fix(r.vpp, pp > 1 ? p.vpp : 1);
     fix(r.micro_batch, kept == PlanKept::micro_batch_one ? 1 : p.micro_batch);

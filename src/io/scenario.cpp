@@ -1,6 +1,7 @@
 #include "io/scenario.hpp"
 
 #include <cmath>
+#include <tuple>
 
 #include "core/cost.hpp"
 #include "core/params.hpp"
@@ -355,11 +356,7 @@ ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
   // Data parallelism follows the chip count of the new cluster; on other hardware every knob does,
   // as for an owned cluster of other hardware (job.cpp).
   v.request.dp = kAuto;
-  if (other_plan_hardware(spec.scenario, s)) {
-    const bool exact = v.request.exact_global_batch;
-    v.request = PlanRequest{};
-    v.request.exact_global_batch = exact;
-  }
+  if (other_plan_hardware(spec.scenario, s)) v.request = searched_plan(v.request);
   place_cluster(v);
   place_hardware(v, lib, OtherPlatform::use_default);
   return v;
@@ -371,14 +368,22 @@ bool other_plan_hardware(const Scenario& from, const Scenario& to) {
              to.instance.chips_per_node * to.accelerator.devices_per_chip;
 }
 
-bool fixes_plan(const PlanRequest& r) {
-  const PlanRequest searched;
-  return r.tp != searched.tp || r.pp != searched.pp || r.dp != searched.dp || r.cp != searched.cp ||
-         r.ep != searched.ep || r.vpp != searched.vpp || r.sequence_parallel != searched.sequence_parallel ||
-         r.zero != searched.zero || r.micro_batch != searched.micro_batch || r.recompute != searched.recompute ||
-         r.recompute_layers != searched.recompute_layers || r.first_stage_layers != searched.first_stage_layers ||
-         r.last_stage_layers != searched.last_stage_layers;
+PlanRequest searched_plan(const PlanRequest& r) {
+  PlanRequest searched;
+  if (r.cp == kAuto) searched.cp = kAuto;
+  searched.exact_global_batch = r.exact_global_batch;
+  return searched;
 }
+
+namespace {
+// Every knob of a plan request (core/types.hpp: a knob added there belongs here too).
+auto plan_knobs(const PlanRequest& r) {
+  return std::tie(r.tp, r.pp, r.dp, r.cp, r.ep, r.vpp, r.sequence_parallel, r.zero, r.micro_batch, r.recompute,
+                  r.recompute_layers, r.first_stage_layers, r.last_stage_layers);
+}
+}  // namespace
+
+bool fixes_plan(const PlanRequest& r) { return plan_knobs(r) != plan_knobs(searched_plan(r)); }
 
 ScenarioSpec with_nodes(const ScenarioSpec& spec, int nodes) {
   ScenarioSpec v = spec;

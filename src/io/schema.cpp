@@ -82,7 +82,8 @@ std::vector<FieldDef> job_fields() {
       {"parallel.vpp", "vpp", T::integer_auto, "chunks", 1, kMaxDegree, "auto",
        "Interleaved pipeline chunks per stage.", ""},
       {"parallel.first_stage_layers", "fsl", T::integer, "layers", 0, 100000, "an even split",
-       "Layers of the first pipeline stage; the stages not stated share the rest as evenly as they can.",
+       "Layers of the first pipeline stage; the stages not stated share the rest as evenly as they can, "
+       "one or more each.",
        "Megatron-Core --decoder-first-pipeline-num-layers"},
       {"parallel.last_stage_layers", "lsl", T::integer, "layers", 0, 100000, "an even split",
        "Layers of the last pipeline stage, which also runs the output layer and the loss.",

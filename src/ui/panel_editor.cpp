@@ -92,8 +92,11 @@ void optional_field(AppState& s, const Outcome* o, const OptionalField& f) {
       doc_erase(s.doc, f.path);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set a value (unticked: the model's default)");
+  remember_rect(f.path);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(field_width());
+  v = doc_get(s.doc, f.path);  // the box may just have set or erased it
+  set = v && v->is_number();
   if (set) {
     double value = v->get<double>();
     const bool changed = integer ? [&] {
