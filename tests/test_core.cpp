@@ -580,6 +580,18 @@ TEST(Estimate, PredictionModulesRunOnTheLastStage) {
   const double logits_gib = 8192.0 * 128256 * (2 + (flat.fp32_loss_logits ? 4 : 0)) / (1024.0 * 1024 * 1024);
   const double module_gib = 8192.0 * 3 * 4096 * 2 / (1024.0 * 1024 * 1024);
   EXPECT_NEAR(memory_per_device(flat).activations_gib - base_gib, layer_gib + logits_gib + module_gib, 1e-9);
+  // Sequence parallelism over tp 2 splits the module's tensors, as it splits the logits' vocabulary.
+  Scenario split = h100_scenario();
+  split.plan.tp = 2;
+  split.plan.dp = 16;
+  split.plan.sequence_parallel = true;
+  const double split_base_gib = memory_per_device(split).activations_gib;
+  split.model.layers = 33;
+  const double split_layer_gib = memory_per_device(split).activations_gib - split_base_gib;
+  split.model.layers = 32;
+  split.model.mtp_layers = 1;
+  EXPECT_NEAR(memory_per_device(split).activations_gib - split_base_gib,
+              split_layer_gib + logits_gib / 2 + module_gib / 2, 1e-9);
   // Bad values name the field, as does a module on a model without next tokens to predict.
   for (const int bad : {-1, 33}) {
     flat.model.mtp_layers = bad;
