@@ -156,11 +156,11 @@ PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
   const std::vector<long long> size = virtual_stage_sizes(m, pl, out);
   out.ranks.resize(static_cast<std::size_t>(pl.pp));
   std::vector<long long> dense(static_cast<std::size_t>(pl.pp));
-  long long first = out.edges_take_places ? -1 : 0;  // the embedding's place
+  long long start = out.edges_take_places ? -1 : 0;  // a virtual stage's first layer; -1: the embedding
   for (std::size_t j = 0; j < size.size(); ++j) {  // rank j mod pp holds virtual stage j
     const std::size_t rank = j % static_cast<std::size_t>(pl.pp);
-    const long long lo = std::max(0LL, first), hi = std::min<long long>(m.layers, first + size[j]);
-    first += size[j];
+    const long long lo = std::max(0LL, start), hi = std::min<long long>(m.layers, start + size[j]);
+    start += size[j];
     if (hi <= lo) continue;
     out.ranks[rank].layers += static_cast<double>(hi - lo);
     dense[rank] += std::max(0LL, std::min<long long>(m.dense_layers, hi) - lo);
@@ -1449,7 +1449,6 @@ void fill_rates(Estimate& out, const Scenario& s, double step, double recomputed
 }
 
 // The uneven layout the timing took (pipeline_layout), in words: a framework needs it stated.
-
 std::string uneven_layout_text(const PipelineLayout& l, int layers, int virtual_stages) {
   if (l.edges_take_places)
     return "the embedding and the loss take a layer's place each (Megatron-Core's "

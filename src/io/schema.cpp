@@ -183,8 +183,9 @@ std::vector<FieldDef> pricing_fields() {
 std::vector<FieldDef> goal_fields() {
   return {
       {"deadline_days", "dl", T::number, "days", 0.001, 1e6, "", "Does one full run finish in time?", ""},
-      {"baseline_instance", "bl", T::id, "", 0, 0, "", "Savings and payback are measured against this instance, at the plan the search finds for it "
-       "where its chip or node size differs.", ""},
+      {"baseline_instance", "bl", T::id, "", 0, 0, "",
+       "Savings and payback are measured against this instance, at the plan the search finds for it where its "
+       "chip or node size differs.", ""},
   };
 }
 
