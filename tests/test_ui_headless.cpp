@@ -300,6 +300,8 @@ TEST_F(Headless, EditorOffersTheFirstAndLastStagesLayers) {
   EXPECT_EQ(state.doc["parallel"]["last_stage_layers"], 6);
   EXPECT_DOUBLE_EQ(state.current.est.last_stage_layers, 6);
   EXPECT_DOUBLE_EQ(state.current.est.first_stage_layers, 11);  // 74 left for 7 stages: 11 on the first four
+  const std::string cell = io::plan_short(state.current.est.plan);  // a comparison row's plan cell
+  EXPECT_EQ(cell.substr(cell.size() - 6), " last6") << cell;
 }
 
 // Ticking an optional field's box sets it to the value shown greyed (here the last stage's layers
