@@ -1676,5 +1676,91 @@ TEST(Search, FindsAFittingPlanAndCountsThem) {
   EXPECT_LE(r.best->step_time_s, estimate(hand).step_time_s * (1 + 1e-12));
 }
 
+// A stack's plans use only what it implements: the search offers nothing else, and a plan that
+// uses something else is refused, naming the field. Megatron-LM of 2021: tensor and pipeline
+// parallelism, full recompute, no sequence parallelism, selective recompute or optimizer sharding.
+TEST(Search, OffersOnlyWhatTheStackImplements) {
+  Scenario s = h100_scenario();
+  s.model = llama(80, 8192, 28672, 64, 8, 128256);
+  s.nodes = 16;
+  s.global_batch = 1024;
+  s.framework.parallelisms.sp = s.framework.parallelisms.cp = s.framework.parallelisms.ep = false;
+  s.framework.selective = FrameworkProfile::Selective::none;
+  s.framework.max_zero = 0;
+  const SearchResult r = search_plan(s, PlanRequest{});
+  ASSERT_TRUE(r.best);
+  EXPECT_FALSE(r.best->plan.sequence_parallel);
+  EXPECT_NE(r.best->plan.recompute, Recompute::selective);
+  EXPECT_EQ(r.best->plan.zero, 0);
+  // The same search with everything offered finds a faster plan: the limits bind.
+  Scenario all = s;
+  all.framework = FrameworkProfile{};
+  const SearchResult free = search_plan(all, PlanRequest{});
+  ASSERT_TRUE(free.best);
+  EXPECT_LT(free.best->step_time_s, r.best->step_time_s);
+
+  Scenario fixed = s;
+  fixed.plan = {8, 4, 4, 1, 1, 1, true, 0, 1, Recompute::full};
+  auto p = check_plan(fixed);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "parallel.sequence_parallel");
+  fixed.plan.sequence_parallel = false;
+  fixed.plan.recompute = Recompute::selective;
+  p = check_plan(fixed);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "recompute");
+  fixed.plan.recompute = Recompute::full;
+  EXPECT_FALSE(check_plan(fixed));
+
+  // A data-parallel-only stack (the Hugging Face Trainer): every plan is pure data parallelism.
+  Scenario dp_only = s;
+  dp_only.model = llama(16, 2048, 8192, 32, 8, 32000);
+  dp_only.framework.parallelisms = {false, false, false, false, false, false};
+  const SearchResult d = search_plan(dp_only, PlanRequest{});
+  ASSERT_TRUE(d.best);
+  EXPECT_EQ(d.best->plan.tp, 1);
+  EXPECT_EQ(d.best->plan.pp, 1);
+  dp_only.plan = {1, 2, 64, 1, 1, 1, false, 0, 1, Recompute::none};
+  p = check_plan(dp_only);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->field, "parallel.pp");
+}
+
+// Tensor-parallel groups of ranks placed in order do not straddle two nodes: on 8-GPU nodes the
+// search never takes tp 6 (8 does not divide by it), although 6 divides the heads and the devices.
+TEST(Search, TensorParallelGroupsStayInsideANode) {
+  Scenario s = h100_scenario();
+  s.model = gpt3();
+  s.nodes = 48;  // 384 GPUs: 6 divides them and GPT-3's 96 heads
+  s.global_batch = 1536;
+  PlanRequest rq;
+  rq.pp = 16;
+  const SearchResult r = search_plan(s, rq);
+  ASSERT_TRUE(r.best);
+  EXPECT_EQ(8 % r.best->plan.tp, 0) << "tp " << r.best->plan.tp;
+  // Asked for, it is still estimated.
+  rq.tp = 6;
+  const SearchResult asked = search_plan(s, rq);
+  ASSERT_TRUE(asked.best);
+  EXPECT_EQ(asked.best->plan.tp, 6);
+}
+
+// With 56 sequences a data-parallel rank, the search also weighs one micro-batch of 56 (no
+// accumulation), not only powers of two (7 micro-batches of 8).
+TEST(Search, WeighsTheMicroBatchWithoutAccumulation) {
+  Scenario s = h100_scenario();
+  s.model = llama(16, 2048, 8192, 32, 8, 32000);
+  s.model.seq_len = 256;
+  s.nodes = 1;
+  s.global_batch = 8 * 56;
+  PlanRequest rq;
+  rq.tp = rq.pp = 1;
+  rq.recompute = static_cast<int>(Recompute::none);
+  rq.zero = 0;
+  const SearchResult r = search_plan(s, rq);
+  ASSERT_TRUE(r.best);
+  EXPECT_EQ(r.best->plan.micro_batch, 56);
+}
+
 }  // namespace
 }  // namespace tc

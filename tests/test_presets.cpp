@@ -937,6 +937,38 @@ TEST(PresetFramework, RunsOnIsChecked) {
   EXPECT_TRUE(contains(with_runs_on(Json::array({7})), "frameworks[0].runs_on[0]"));
 }
 
+// What a stack implements: the 2021 stacks and the Hugging Face Trainer on Neuron lack what came
+// later, a scenario that asks for it is refused naming the field, and a bad list names its item.
+TEST(PresetFramework, ParallelismsAreWhatTheStackImplements) {
+  const PresetLibrary& lib = builtin();
+  const tc::FrameworkProfile& old = *lib.framework("megatron-2021");
+  EXPECT_TRUE(old.parallelisms.tp && old.parallelisms.pp && old.parallelisms.vpp);
+  EXPECT_FALSE(old.parallelisms.sp || old.parallelisms.cp || old.parallelisms.ep);
+  EXPECT_EQ(old.selective, tc::FrameworkProfile::Selective::none);
+  EXPECT_EQ(old.max_zero, 0);
+  const tc::FrameworkProfile& hf = *lib.framework("pytorch-xla-neuron");
+  EXPECT_FALSE(hf.parallelisms.tp || hf.parallelisms.pp);
+  // Today's stacks keep everything, and their selective recompute.
+  EXPECT_TRUE(lib.framework("megatron")->parallelisms.sp && lib.framework("megatron")->parallelisms.ep);
+  EXPECT_EQ(lib.framework("fsdp")->selective, tc::FrameworkProfile::Selective::every_other_matmul);
+
+  Json doc = {{"model", "llama3.1-8b"}, {"instance", "p4d.24xlarge"}, {"nodes", 2}, {"framework", "megatron-2021"},
+              {"parallel", {{"tp", 8}, {"pp", 1}, {"dp", 2}, {"sequence_parallel", true}}}};
+  EXPECT_EQ(error_of([&] { tc::io::run_estimate(tc::io::parse_scenario(doc, lib, "t")); }),
+            "parallel.sequence_parallel: framework megatron-2021 does not implement sequence parallelism");
+
+  auto with_parallelism = [](Json v) {
+    Json fw = builtin_json("presets/frameworks.json");
+    fw["frameworks"][0]["parallelism"] = v;
+    return merge_error("f.json", fw);
+  };
+  EXPECT_EQ(with_parallelism(Json::array({"tp", "zz"})),
+            "f.json: frameworks[0].parallelism[1]: 'zz' is not allowed; one of: tp, sp, pp, vpp, cp, ep");
+  EXPECT_EQ(with_parallelism(Json::array({"sp"})), "f.json: frameworks[0].parallelism: sp (sequence parallelism) needs tp");
+  EXPECT_EQ(with_parallelism(Json::array({"vpp"})), "f.json: frameworks[0].parallelism: vpp (interleaving) needs pp");
+  EXPECT_TRUE(contains(with_parallelism("tp"), "frameworks[0].parallelism"));
+}
+
 // --- json_util -----------------------------------------------------------------------------
 
 TEST(PresetJsonUtil, Getters) {

@@ -189,26 +189,28 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   const tc::FrameworkProfile& fw = *lib().framework(g.pick(lib().framework_ids_on(acc)));
   d["framework"] = fw.id;
 
+  // Only what the stack implements.
+  const tc::FrameworkProfile::Parallelisms& has = fw.parallelisms;
   const int tokens = tc::tokens_per_sample(m);
   std::vector<int> tps;
-  for (int t : divisors(devices, m.heads))
+  for (int t : divisors(devices, has.tp ? m.heads : 1))
     if (m.heads % t == 0 && (t <= m.kv_heads ? m.kv_heads % t == 0 : t % m.kv_heads == 0))
       tps.push_back(t);
   const int tp = g.pick(tps);
-  const int pp = g.pick(divisors(devices / tp, m.layers));
+  const int pp = g.pick(divisors(devices / tp, has.pp ? m.layers : 1));
   std::vector<int> cps = {1};
-  if (g.coin(0.2))
+  if (has.cp && g.coin(0.2))
     for (int c2 : divisors(devices / tp / pp, 8))
       if (tokens % c2 == 0) cps.push_back(c2);
   const int cp = g.pick(cps);
   const int dp = devices / tp / pp / cp;
   int vpp = 1;
-  if (pp > 1 && g.coin(0.4)) {
+  if (pp > 1 && has.vpp && g.coin(0.4)) {
     vpp = g.pick(std::vector<int>{2, 4});
     if (pp * vpp > m.layers) vpp = 1;
   }
   int ep = 1;
-  if (m.moe_experts > 0) {
+  if (m.moe_experts > 0 && has.ep) {
     std::vector<int> eps;
     for (int e : divisors(m.moe_experts, m.moe_experts))
       if ((dp * cp) % e == 0 || (e % (dp * cp) == 0 && tp % (e / (dp * cp)) == 0)) eps.push_back(e);  // check_plan's rule
@@ -217,13 +219,15 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   const int zero = g.uniform(0, fw.max_zero);
   const int mb = g.pick(std::vector<int>{1, 1, 2, 4});
   d["parallel"] = {{"tp", tp}, {"pp", pp}, {"dp", dp}, {"cp", cp}, {"ep", ep}, {"vpp", vpp},
-                   {"sequence_parallel", tp > 1 && g.coin(0.7)}, {"zero", zero}};
+                   {"sequence_parallel", tp > 1 && has.sp && g.coin(0.7)}, {"zero", zero}};
   // A stated first or last stage, within what the others can share.
   if (pp > 1 && g.coin(0.2)) d["parallel"]["last_stage_layers"] = g.uniform(0, m.layers / pp);
   if (pp > 2 && g.coin(0.2)) d["parallel"]["first_stage_layers"] = g.uniform(0, m.layers / pp);
   d["micro_batch"] = mb;
   d["global_batch"] = static_cast<long long>(mb) * dp * g.uniform(1, 16);
-  d["recompute"] = g.pick(std::vector<std::string>{"none", "selective", "full"});
+  const bool selective = fw.selective != tc::FrameworkProfile::Selective::none;
+  d["recompute"] = g.pick(selective ? std::vector<std::string>{"none", "selective", "full"}
+                                    : std::vector<std::string>{"none", "full"});
   d["flash_attention"] = g.coin(0.8);
   d["master_weights"] = g.coin(0.8);
   d["fp32_loss_logits"] = g.coin(0.8);

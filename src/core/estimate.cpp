@@ -983,6 +983,32 @@ std::optional<InputProblem> check_stage_layers(const ModelShape& m, const Parall
                                    " other stages, each of which needs one"};
   return std::nullopt;
 }
+
+// A plan may use only what its stack implements: a Megatron-LM of 2021 had neither sequence
+// parallelism nor selective recompute (both Korthikanti et al. 2022), nor a distributed optimizer.
+std::optional<InputProblem> check_stack_implements(const FrameworkProfile& fw, const ParallelPlan& pl) {
+  const FrameworkProfile::Parallelisms& has = fw.parallelisms;
+  const struct {
+    bool used, implemented;
+    const char* field;
+    const char* what;
+  } uses[] = {{pl.tp > 1, has.tp, "parallel.tp", "tensor parallelism"},
+              {pl.sequence_parallel, has.sp, "parallel.sequence_parallel", "sequence parallelism"},
+              {pl.pp > 1, has.pp, "parallel.pp", "pipeline parallelism"},
+              {pl.vpp > 1, has.vpp, "parallel.vpp", "interleaved pipeline stages"},
+              {pl.cp > 1, has.cp, "parallel.cp", "context parallelism"},
+              {pl.ep > 1, has.ep, "parallel.ep", "expert parallelism"},
+              {pl.recompute == Recompute::selective, fw.selective != FrameworkProfile::Selective::none,
+               "recompute", "selective recompute"}};
+  for (const auto& u : uses)
+    if (u.used && !u.implemented)
+      return InputProblem{u.field, "framework " + fw.id + " does not implement " + u.what};
+  if (pl.zero > fw.max_zero)
+    return InputProblem{"parallel.zero", "framework " + fw.id + " implements ZeRO up to stage " +
+                                             num(fw.max_zero) + " (got " + num(pl.zero) + ")"};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<InputProblem> check_plan(const Scenario& s) {
@@ -1059,9 +1085,7 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                                     num(pl.tp * dp_n) + ")");
   }
   if (pl.zero < 0 || pl.zero > 3) return bad("parallel.zero", "must be 0, 1, 2 or 3");
-  if (pl.zero > s.framework.max_zero)
-    return bad("parallel.zero", "framework " + s.framework.id + " implements ZeRO up to stage " +
-                                    num(s.framework.max_zero) + " (got " + num(pl.zero) + ")");
+  if (auto problem = check_stack_implements(s.framework, pl)) return problem;
   if (s.global_batch <= 0) return bad("global_batch", "must be positive");
   const long long per_step = count_product({pl.micro_batch, pl.dp});
   if (s.global_batch % per_step != 0)

@@ -27,31 +27,53 @@ std::vector<int> choices(int requested, std::vector<int> all) {
   return all;
 }
 
+// What the search may choose of a knob left "auto": a stack's plans use only what it implements.
+const FrameworkProfile::Parallelisms& offered(const Scenario& base) { return base.framework.parallelisms; }
+
 // Interleaving degrees that split the layers evenly, up to 8 chunks per stage.
-std::vector<int> vpp_choices(const PlanRequest& rq, int pp, int layers) {
+std::vector<int> vpp_choices(const Scenario& base, const PlanRequest& rq, int pp) {
   if (rq.vpp != kAuto) return {rq.vpp};
+  const int layers = base.model.layers;
   std::vector<int> vpps = {1};
-  if (pp > 1)
+  if (pp > 1 && offered(base).vpp)
     for (int v = 2; v <= 8 && count_product({pp, v}) <= layers; v *= 2)
       if (layers % (pp * v) == 0) vpps.push_back(v);
   return vpps;
 }
 
-// Powers of two up to 64 that divide the sequences per data-parallel rank.
+// Powers of two up to 64 that divide the sequences per data-parallel rank, and the largest divisor
+// up to 64, the fewest accumulation steps (56 sequences a rank run as one micro-batch, not 7 of 8).
 std::vector<int> micro_batch_choices(const PlanRequest& rq, int dp, long long global_batch) {
   if (rq.micro_batch != kAuto) return {rq.micro_batch};
   std::vector<int> mbs;
   const long long per_dp = dp > 0 ? global_batch / dp : 0;
   for (int b = 1; b <= 64 && b <= per_dp; b *= 2)
     if (per_dp % b == 0) mbs.push_back(b);
+  for (int b = static_cast<int>(std::min<long long>(64, per_dp)); b > 1; --b)
+    if (per_dp % b == 0) {
+      if (b != mbs.back()) mbs.push_back(b);
+      break;
+    }
   if (mbs.empty()) mbs = {1};
   return mbs;
+}
+
+// Sequence parallelism with tensor parallelism wherever the stack has it (Korthikanti et al. 2022:
+// it divides the activations it touches by tp at the same communication volume).
+int default_sp(const Scenario& base, int tp) { return tp > 1 && offered(base).sp ? 1 : 0; }
+
+// No recompute, the stack's selective recompute where it has one, full recompute.
+std::vector<int> recompute_choices(const FrameworkProfile& fw) {
+  std::vector<int> out = {static_cast<int>(Recompute::none)};
+  if (fw.selective != FrameworkProfile::Selective::none) out.push_back(static_cast<int>(Recompute::selective));
+  out.push_back(static_cast<int>(Recompute::full));
+  return out;
 }
 
 std::vector<int> expert_choices(const Scenario& base, const PlanRequest& rq) {
   // Expert parallelism only means something for mixture-of-experts models.
   std::vector<int> moe_eps = {1};
-  if (base.model.moe_experts > 0) moe_eps = divisors(base.model.moe_experts, devices_of(base));
+  if (base.model.moe_experts > 0 && offered(base).ep) moe_eps = divisors(base.model.moe_experts, devices_of(base));
   return choices(rq.ep, moe_eps);
 }
 
@@ -76,13 +98,22 @@ struct Layout {
 };
 
 // Every layout the request allows, in the order the search meets them. Tensor parallelism stays
-// inside the scale-up domain unless asked for explicitly.
+// inside the scale-up domain unless asked for explicitly, and its groups do not straddle two nodes
+// (tp divides a node's devices: ranks are placed in order, so tp 6 of 8 would cross).
+std::vector<int> tp_choices(const Scenario& base, const PlanRequest& rq, int devices, int per_node) {
+  if (rq.tp != kAuto) return {rq.tp};
+  std::vector<int> tps;
+  for (int tp : divisors(devices, offered(base).tp ? std::min(per_node, base.model.heads) : 1))
+    if (devices <= per_node || per_node % tp == 0) tps.push_back(tp);
+  return tps;
+}
+
 std::vector<Layout> layouts(const Scenario& base, const PlanRequest& rq) {
   const int devices = devices_of(base);
   const int per_node = base.instance.chips_per_node * base.accelerator.devices_per_chip;
   const ModelShape& m = base.model;
   std::vector<Layout> out;
-  for (int tp : choices(rq.tp, divisors(devices, std::min(per_node, m.heads)))) {
+  for (int tp : tp_choices(base, rq, devices, per_node)) {
     for (int cp : choices(rq.cp, {1})) {
       // In 64 bits: fixed degrees up to 2^20 each would wrap an int product (to 0: "tp x cp = 0").
       const long long tp_cp = count_product({tp, cp});
@@ -91,7 +122,7 @@ std::vector<Layout> layouts(const Scenario& base, const PlanRequest& rq) {
         out.push_back({tp, cp, 1, 1, false});
         continue;
       }
-      for (int pp : choices(rq.pp, divisors(rest, m.layers))) {
+      for (int pp : choices(rq.pp, divisors(rest, offered(base).pp ? m.layers : 1))) {
         const int dp = rq.dp != kAuto ? rq.dp : rest / pp;
         if (count_product({dp, pp}) != rest && rq.dp == kAuto) continue;
         out.push_back({tp, cp, pp, dp, true});
@@ -125,9 +156,7 @@ class Search {
   Search(const Scenario& base, const PlanRequest& rq)
       : base_(base), rq_(rq), s_(base), eps_(expert_choices(base, rq)),
         zeros_(choices(rq.zero, {0, 1, 2, 3})),
-        recomputes_(choices(rq.recompute, {static_cast<int>(Recompute::none),
-                                           static_cast<int>(Recompute::selective),
-                                           static_cast<int>(Recompute::full)})) {}
+        recomputes_(choices(rq.recompute, recompute_choices(base.framework))) {}
 
   void layout(const Layout& l, long long batch);
   bool batch_blocked() const { return res_.valid == 0 && batch_blocked_; }
@@ -155,8 +184,8 @@ void Search::layout(const Layout& l, long long batch) {
     return;
   }
   const std::vector<int> sps = rq_.sequence_parallel != kAuto ? std::vector<int>{rq_.sequence_parallel}
-                                                              : std::vector<int>{l.tp > 1 ? 1 : 0};
-  for (int vpp : vpp_choices(rq_, l.pp, base_.model.layers))
+                                                              : std::vector<int>{default_sp(base_, l.tp)};
+  for (int vpp : vpp_choices(base_, rq_, l.pp))
     for (int ep : eps_)
       for (int zero : zeros_) {
         if (rq_.zero == kAuto && (zero > base_.framework.max_zero || (zero > 0 && l.dp * l.cp == 1))) continue;
@@ -247,10 +276,10 @@ std::vector<long long> batch_units(const Scenario& base, const PlanRequest& rq) 
     s.global_batch = unit;
     // Valid with some expert degree, the first interleaving and the defaults of the other knobs.
     for (int ep : eps) {
-      s.plan = {l.tp, l.pp, l.dp, l.cp, ep, vpp_choices(rq, l.pp, base.model.layers)[0],
-                rq.sequence_parallel != kAuto ? rq.sequence_parallel != 0 : l.tp > 1,
+      s.plan = {l.tp, l.pp, l.dp, l.cp, ep, vpp_choices(base, rq, l.pp)[0],
+                rq.sequence_parallel != kAuto ? rq.sequence_parallel != 0 : default_sp(base, l.tp) != 0,
                 rq.zero != kAuto ? rq.zero : 0, rq.micro_batch != kAuto ? rq.micro_batch : 1,
-                rq.recompute != kAuto ? static_cast<Recompute>(rq.recompute) : Recompute::selective};
+                static_cast<Recompute>(rq.recompute != kAuto ? rq.recompute : recompute_choices(base.framework)[0])};
       if (!check_plan(s)) {
         units.push_back(unit);
         break;

@@ -244,9 +244,16 @@ struct FrameworkProfile {
   // What "selective" recompute means in the stack: the attention core (Korthikanti et al. 2022,
   // Megatron), or per-op checkpointing that keeps the outputs of the attention kernel and of every
   // other matmul of a block and replays the rest (torchtitan's selective "op" mode).
-  enum class Selective { attention, every_other_matmul } selective = Selective::attention;
+  // none: the stack has no selective recompute (it came with Korthikanti et al. 2022).
+  enum class Selective { attention, every_other_matmul, none } selective = Selective::attention;
   int zero3_gathers_per_layer = 1;// ZeRO-3 collectives per layer and pass (FSDP: one flat unit)
   int max_zero = 3;               // highest ZeRO stage the framework implements
+  // The parallelisms beyond data parallelism the stack implements: the plan search offers only
+  // these, and a plan that uses another is refused (a 2021 stack has no sequence, context or expert
+  // parallelism; the Hugging Face Trainer on Neuron is data parallel only).
+  struct Parallelisms {
+    bool tp = true, sp = true, pp = true, vpp = true, cp = true, ep = true;
+  } parallelisms;
   // Where the stack runs: Megatron and DeepSpeed build on CUDA libraries, the Neuron stacks on the
   // Neuron SDK; a scenario that puts a stack on the other platform is refused (io/scenario).
   bool runs_on_gpu = true, runs_on_neuron = true;

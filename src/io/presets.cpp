@@ -90,7 +90,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero",
+                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero", "parallelism",
                                                       "ep_overlap", "dp_all_nics", "runs_on", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -651,6 +651,35 @@ void read_platforms(const Json& j, const std::string& path, FrameworkProfile& fw
   if (!fw.runs_on_gpu && !fw.runs_on_neuron) throw InputError(at, "names no platform; give gpu, neuron or both");
 }
 
+// Inherits a base framework's meaning when the entry does not state one.
+void read_selective(const Json& j, const std::string& path, FrameworkProfile& fw) {
+  using S = FrameworkProfile::Selective;
+  const char* names[] = {"attention", "every_other_matmul", "none"};
+  const std::string v = get_enum_or(j, "selective_recompute", path, {names[0], names[1], names[2]},
+                                    names[static_cast<int>(fw.selective)]);
+  fw.selective = v == names[1] ? S::every_other_matmul : v == names[2] ? S::none : S::attention;
+}
+
+// "parallelism": the parallelisms beyond data parallelism the stack implements (absent: all).
+void read_parallelisms(const Json& j, const std::string& path, FrameworkProfile& fw) {
+  if (!has_key(j, "parallelism")) return;
+  const std::string at = path_key(path, "parallelism");
+  const Json& list = get_array(j, "parallelism", path, 6);
+  FrameworkProfile::Parallelisms& p = fw.parallelisms;
+  const std::pair<const char*, bool*> known[] = {{"tp", &p.tp}, {"sp", &p.sp},   {"pp", &p.pp},
+                                                 {"vpp", &p.vpp}, {"cp", &p.cp}, {"ep", &p.ep}};
+  for (const auto& [name, flag] : known) *flag = false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string v = to_string_value(list[i], path_index(at, i));
+    const auto it = std::find_if(std::begin(known), std::end(known), [&](const auto& k) { return v == k.first; });
+    if (it == std::end(known))
+      throw InputError(path_index(at, i), "'" + shown_text(v, 40) + "' is not allowed; one of: tp, sp, pp, vpp, cp, ep");
+    *it->second = true;
+  }
+  if ((p.sp && !p.tp) || (p.vpp && !p.pp))
+    throw InputError(at, p.sp && !p.tp ? "sp (sequence parallelism) needs tp" : "vpp (interleaving) needs pp");
+}
+
 std::vector<SourceNote> read_framework(const Json& j, const std::string& path, Need need,
                                        bool allow_base, FrameworkProfile& fw, FrameworkInfo& info) {
   check_keys(j, path, allow_base ? with(kFrameworkKeys, {"base"}) : kFrameworkKeys);
@@ -675,13 +704,11 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.dispatch_once_per_rank = get_bool_or(j, "dispatch_once_per_rank", path, fw.dispatch_once_per_rank);
   fw.fused_projections = get_bool_or(j, "fused_projections", path, fw.fused_projections);
   fw.caches_quantized_weights = get_bool_or(j, "caches_quantized_weights", path, fw.caches_quantized_weights);
-  fw.selective = get_enum_or(j, "selective_recompute", path, {"attention", "every_other_matmul"}, "attention") ==
-                         "every_other_matmul"
-                     ? FrameworkProfile::Selective::every_other_matmul
-                     : FrameworkProfile::Selective::attention;
+  read_selective(j, path, fw);
   fw.zero3_gathers_per_layer =
       get_int_or(j, "zero3_gathers_per_layer", path, 1, 1000, fw.zero3_gathers_per_layer);
   fw.max_zero = get_int_or(j, "max_zero", path, 0, 3, fw.max_zero);
+  read_parallelisms(j, path, fw);
   fw.ep_overlap = get_number_or(j, "ep_overlap", path, 0, 1, fw.ep_overlap);
   fw.dp_all_nics = get_bool_or(j, "dp_all_nics", path, fw.dp_all_nics);
   read_platforms(j, path, fw);
