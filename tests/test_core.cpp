@@ -1762,5 +1762,23 @@ TEST(Search, WeighsTheMicroBatchWithoutAccumulation) {
   EXPECT_EQ(r.best->plan.micro_batch, 56);
 }
 
+// Interleaving degrees that are not powers of two are weighed too: MLPerf's GPT-3 175B layout
+// (tp 4, pp 8, one sequence a micro-batch, 8 of them a step) has 12 layers a stage, and its
+// bubble shrinks most with 12 chunks of one layer.
+TEST(Search, WeighsEveryInterleavingThatSplitsTheLayers) {
+  Scenario s = h100_scenario();
+  s.model = gpt3();
+  s.nodes = 64;
+  s.global_batch = 128;
+  PlanRequest rq;
+  rq.tp = 4;
+  rq.pp = 8;
+  rq.micro_batch = 1;
+  rq.recompute = static_cast<int>(Recompute::none);
+  const SearchResult r = search_plan(s, rq);
+  ASSERT_TRUE(r.best);
+  EXPECT_EQ(r.best->plan.vpp, 12);
+}
+
 }  // namespace
 }  // namespace tc
