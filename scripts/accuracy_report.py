@@ -355,13 +355,16 @@ def trainium_section(rows):
 # its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
 # swings with the start and the other families' rows. The ceilings hold today's figures with a
 # margin of about a point (2026-12-04: leave-one-source-out 12.3%, worst family 26.2%, held-out 8.7%,
-# in sample 7.1%, p90 15.0%).
+# in sample 7.1%, p90 15.0%). The plan search's footing: over the jobs published with several
+# layouts, how much faster the measured fastest is than the layout the out-of-sample predictions
+# pick (2026-12-04: 1.9% on average, 17 picks of 23 right).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-04: 80%; held-out
 # rows 85%).
 COVERAGE_GOAL = (0.75, 0.85)
 TARGETS = {"mae": ("<=", 0.081), "p90": ("<=", 0.15), "heldout_mae": ("<=", 0.095),
            "loso_mean": ("<=", 0.13), "loso_worst": ("<=", 0.275),
-           "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", COVERAGE_GOAL)}
+           "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", COVERAGE_GOAL),
+           "layout_regret": ("<=", 0.03)}
 
 
 

@@ -58,7 +58,8 @@ std::vector<FieldDef> job_fields() {
       {"precision", "p", T::enumeration, "", 0, 0, "bf16", "Number format of the matrix multiplications.", "",
        {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
       {"framework", "fw", T::id, "", 0, 0, "neuronx-distributed on Trainium, else megatron",
-       "Framework profile: overlap of communication, gradient precision (traincalc list frameworks). It must "
+       "Framework profile: overlap of communication, gradient precision, and the parallelisms and recompute it "
+       "implements, the only ones a plan may use (traincalc list frameworks). It must "
        "run on the instance's chips (runs_on: Megatron on GPUs, the Neuron stacks on Trainium, FSDP on both); "
        "a comparison row on the other platform takes that platform's default.", ""},
       {"micro_batch", "mb", T::integer_auto, "sequences", 1, 1000000, "auto",
