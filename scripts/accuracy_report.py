@@ -770,7 +770,7 @@ def layout_section(all_rows, fig, gains):
          f"{fig['pairs_right']} as measured. Rows that differ in what no column holds (FP8 against MXFP8, a "
          "release) count as layouts of one job here, so some misses are the data's.", "",
          "What no run measures: the model's own plan for each published job (every knob \"auto\" but the "
-         "chips, the batch and the stack; context parallelism stays 1) against the published layout, both "
+         "chips, the batch and the stack) against the published layout, both "
          "predicted. Where the published layouts were tuned (NVIDIA's recipes), a large predicted gain "
          "is more likely a cost the model misses on the plan it prefers than a layout the recipe's "
          "authors missed, and the band, measured on published layouts, does not cover it.", "",

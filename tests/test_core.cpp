@@ -1780,5 +1780,36 @@ TEST(Search, WeighsEveryInterleavingThatSplitsTheLayers) {
   EXPECT_EQ(r.best->plan.vpp, 12);
 }
 
+// Context parallelism is weighed for long sequences: Llama 3.1 70B at 131,072 tokens on 64 H100
+// runs faster split over cp ranks than with cp 1, where it needs full recompute. Short sequences
+// keep cp 1 without weighing it, and a stack without cp never gets it.
+TEST(Search, WeighsContextParallelismForLongSequences) {
+  Scenario s = h100_scenario();
+  s.model = llama(80, 8192, 28672, 64, 8, 128256);
+  s.model.seq_len = 131072;
+  s.nodes = 8;
+  s.global_batch = 32;
+  const SearchResult r = search_plan(s, PlanRequest{});
+  ASSERT_TRUE(r.best);
+  EXPECT_GT(r.best->plan.cp, 1);
+  PlanRequest one;
+  one.cp = 1;
+  const SearchResult without = search_plan(s, one);
+  ASSERT_TRUE(without.best);
+  EXPECT_LT(r.best->step_time_s, without.best->step_time_s);
+
+  s.framework.parallelisms.cp = false;
+  const SearchResult lacking = search_plan(s, PlanRequest{});
+  ASSERT_TRUE(lacking.best);
+  EXPECT_EQ(lacking.best->plan.cp, 1);
+
+  Scenario short_seq = h100_scenario();
+  short_seq.model.seq_len = 4096;
+  const SearchResult auto_cp = search_plan(short_seq, PlanRequest{});
+  const SearchResult fixed_cp = search_plan(short_seq, one);
+  ASSERT_TRUE(auto_cp.best && fixed_cp.best);
+  EXPECT_EQ(auto_cp.considered, fixed_cp.considered);
+}
+
 }  // namespace
 }  // namespace tc

@@ -329,6 +329,8 @@ TEST(Explain, UnfusedAttentionSaysWhereItsScoresGo) {
   doc["model"]["seq_len"] = 8192;
   const std::string spilled = term_input(doc, "attention", "attention rate");
   EXPECT_TRUE(tc_test::contains(spilled, "(unfused, scores via HBM)")) << spilled;
+  // Context parallelism on Trainium: under PyTorch FSDP (NxD Training documents none).
+  doc["framework"] = "fsdp";
   doc["parallel"] = {{"tp", 8}, {"pp", 4}, {"cp", 4}, {"dp", 8}, {"zero", 1}};
   const std::string split = term_input(doc, "attention", "attention rate");
   EXPECT_TRUE(tc_test::contains(split, "(unfused, scores on chip)")) << split;

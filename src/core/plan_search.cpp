@@ -109,13 +109,27 @@ std::vector<int> tp_choices(const Scenario& base, const PlanRequest& rq, int dev
   return tps;
 }
 
+// Context-parallel degrees, powers of two, where each rank keeps 4,096 tokens of a sequence or more:
+// cp saves the activations of long sequences (NVIDIA's Llama 3 70B recipe runs cp 2 at 8,192
+// tokens; SimuMax's B200 runs cp 4 and 8 at 32,768), and the many short-sequence jobs, which tp
+// and recompute serve, keep the search they had.
+std::vector<int> cp_choices(const Scenario& base, const PlanRequest& rq, int rest) {
+  if (rq.cp != kAuto) return {rq.cp};
+  std::vector<int> cps = {1};
+  const int tokens = tokens_per_sample(base.model);
+  if (offered(base).cp)
+    for (int c = 2; c <= rest && tokens / c >= 4096; c *= 2)
+      if (rest % c == 0 && tokens % c == 0) cps.push_back(c);
+  return cps;
+}
+
 std::vector<Layout> layouts(const Scenario& base, const PlanRequest& rq) {
   const int devices = devices_of(base);
   const int per_node = base.instance.chips_per_node * base.accelerator.devices_per_chip;
   const ModelShape& m = base.model;
   std::vector<Layout> out;
   for (int tp : tp_choices(base, rq, devices, per_node)) {
-    for (int cp : choices(rq.cp, {1})) {
+    for (int cp : cp_choices(base, rq, devices % tp == 0 ? devices / tp : 0)) {
       // In 64 bits: fixed degrees up to 2^20 each would wrap an int product (to 0: "tp x cp = 0").
       const long long tp_cp = count_product({tp, cp});
       const int rest = tp_cp > 0 && tp_cp <= devices ? static_cast<int>(devices / tp_cp) : 0;

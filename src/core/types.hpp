@@ -190,7 +190,7 @@ struct ParallelPlan {
 // A knob left at kAuto is chosen by the plan search. A knob added here is one of io's plan_knobs.
 constexpr int kAuto = -1;
 struct PlanRequest {
-  int tp = kAuto, pp = kAuto, dp = kAuto, cp = 1, ep = kAuto, vpp = kAuto;
+  int tp = kAuto, pp = kAuto, dp = kAuto, cp = kAuto, ep = kAuto, vpp = kAuto;
   int sequence_parallel = kAuto;  // 0, 1 or kAuto
   int zero = kAuto;
   int micro_batch = kAuto;

@@ -195,6 +195,7 @@ Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
     if (knob == kAuto) knob = value;
   };
   fix(r.tp, p.tp);
+  fix(r.cp, p.cp);  // with tp, the shape nearest_pipeline keeps
   fix(r.sequence_parallel, p.sequence_parallel ? 1 : 0);
   fix(r.recompute, static_cast<int>(p.recompute));
   fix(r.zero, p.zero);

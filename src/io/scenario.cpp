@@ -370,7 +370,6 @@ bool other_plan_hardware(const Scenario& from, const Scenario& to) {
 
 PlanRequest searched_plan(const PlanRequest& r) {
   PlanRequest searched;
-  if (r.cp == kAuto) searched.cp = kAuto;
   searched.exact_global_batch = r.exact_global_batch;
   return searched;
 }

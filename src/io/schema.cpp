@@ -76,7 +76,9 @@ std::vector<FieldDef> job_fields() {
       {"parallel.tp", "tp", T::integer_auto, "ranks", 1, kMaxDegree, "auto", "Tensor parallel degree.", ""},
       {"parallel.pp", "pp", T::integer_auto, "stages", 1, kMaxDegree, "auto", "Pipeline stages.", ""},
       {"parallel.dp", "dp", T::integer_auto, "replicas", 1, 1e8, "auto", "Data parallel replicas.", ""},
-      {"parallel.cp", "cp", T::integer_auto, "ranks", 1, kMaxDegree, "1", "Context parallel degree.", ""},
+      {"parallel.cp", "cp", T::integer_auto, "ranks", 1, kMaxDegree, "auto",
+       "Context parallel degree. auto: weighed where each rank keeps 4,096 tokens of a sequence or more "
+       "(sequences of 8,192 and longer), else 1.", ""},
       {"parallel.ep", "ep", T::integer_auto, "ranks", 1, kMaxDegree, "auto",
        "Expert parallel degree (MoE): divides dp x cp, or is a multiple of it that also takes tp ranks (the "
        "experts then split over tp x dp x cp / ep ranks).", ""},
