@@ -88,12 +88,13 @@ def quantile(values, q):
 
 
 def loso(cli, rows):
-    """Per left-out family: rows, MAE, bias; the out-of-sample error of every fitted row (by id). Also
+    """Per left-out family: rows, MAE, bias; the out-of-sample error of every fitted row (by id), and
+    apart the refit's error on the family's held-out rows, which no fit saw either. Also
     the rows whose accelerator group had no rows left, predicted from a relative's fit
     ("from_relative") or from the mean of the others ("without_relative"): what an accelerator
     without published runs can expect; and each refit's presets, by family. Held-out rows are in no
     fit and in no family's figure."""
-    out, residual, unseen, refit_docs = {}, {}, {"from_relative": [], "without_relative": []}, {}
+    out, residual, held, unseen, refit_docs = {}, {}, {}, {"from_relative": [], "without_relative": []}, {}
     group_of = {m: g for g, members in calibrate.GROUPS.items() for m in members}
 
     def refit_without(fam):
@@ -102,9 +103,9 @@ def loso(cli, rows):
             for name, doc in docs.items():
                 with open(os.path.join(d, name + ".json"), "w") as f:
                     json.dump(doc, f)
-            got = [r for r in validate(cli, d)
-                   if r["family"] == fam and counted(r) and not calibrate.held_out(r["id"])]
-        return fam, fit, got, docs
+            family = [r for r in validate(cli, d) if r["family"] == fam and counted(r)]
+        got = [r for r in family if not calibrate.held_out(r["id"])]
+        return fam, fit, got, docs, [r for r in family if calibrate.held_out(r["id"])]
 
     # The refits are independent processes' work: two at a time, the longest first (a refit
     # fits every row but the family's, so the smallest family's takes longest), so that no core
@@ -113,7 +114,8 @@ def loso(cli, rows):
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         refits = list(pool.map(refit_without, sorted(size, key=lambda f: (size[f], f))))
     refits.sort(key=lambda t: t[0])
-    for fam, fit, got, docs in refits:
+    for fam, fit, got, docs, got_held in refits:
+        held.update((r["id"], r["error"]) for r in got_held)
         if not got:
             continue
         refit_docs[fam] = docs
@@ -126,7 +128,7 @@ def loso(cli, rows):
             kind = "from_relative" if calibrate.RELATIVES.get(group) in fit["accelerators"] else "without_relative"
             unseen[kind].append(r)
         print(f"leave out {fam}: n={len(got)} MAE {100 * out[fam]['mae']:.1f}%", file=sys.stderr)
-    return out, residual, unseen, refit_docs
+    return out, residual, unseen, refit_docs, held
 
 
 def platform(accelerator):
@@ -393,11 +395,11 @@ def bounded_constants():
 def figures(cli, all_rows, left_out=None):
     fitted = [r for r in all_rows if counted(r) and not calibrate.held_out(r["id"])]
     held = [r for r in all_rows if counted(r) and calibrate.held_out(r["id"])]
-    lo, residual, unseen_rows, refit_docs = left_out or loso(cli, all_rows)
+    lo, residual, unseen_rows, refit_docs, held_residual = left_out or loso(cli, all_rows)
     hin, hn = heldout_coverage(all_rows)
     by_family, by_class = loso_coverage(cli, [r for r in all_rows if counted(r)], residual, unseen_rows, refit_docs)
     lin, ln = (sum(v[i] for v in by_family.values()) for i in (0, 1))
-    layouts = layout_figures(layout_choices(all_rows, residual))
+    layouts = layout_figures(layout_choices(all_rows, {**residual, **held_residual}))
     return {**layouts, "mae": mae(fitted), "p90": p90(fitted), "heldout_mae": mae(held), "heldout_p90": p90(held),
             "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo),
             "loso_worst": max(v["mae"] for v in lo.values()),
@@ -674,31 +676,26 @@ def repeated_configurations(all_rows):
             "asynchronous tensor parallelism, FP8 against MXFP8, suspect node counts (all in the notes).")
 
 
-# What a user chooses for a job: the plan search's knobs, and the stack that runs them.
-LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero", "micro_batch", "recompute", "software")
+# What the plan search chooses for a job: its knobs.
+LAYOUT = ("tp", "pp", "dp", "cp", "ep", "vpp", "sequence_parallel", "zero", "micro_batch", "recompute")
 
 
-def out_of_sample_predictions(all_rows, residual):
-    """Each counted row's prediction by a calibration that never saw it: its family's refit without
-    it (leave one source out), or the shipped one for a held-out row."""
-    out = {}
-    for r in all_rows:
-        if not counted(r):
-            continue
-        if calibrate.held_out(r["id"]):
-            out[r["id"]] = r["predicted_tokens_per_s_per_chip"]
-        elif r["id"] in residual:
-            out[r["id"]] = r["measured_tokens_per_s_per_chip"] * (1 + residual[r["id"]])
-    return out
+def out_of_sample_predictions(all_rows, errors):
+    """Each counted row's prediction by its family's refit without it (leave one source out; held-out
+    rows included, which no fit sees), from that refit's errors by id: one calibration for every
+    row of a family, so a job's layouts are ranked by one fit."""
+    return {r["id"]: r["measured_tokens_per_s_per_chip"] * (1 + errors[r["id"]])
+            for r in all_rows if counted(r) and r["id"] in errors}
 
 
-def layout_choices(all_rows, residual):
-    """Jobs published with more than one layout (every CSV column alike but the layout's, the stack's
-    and the measurement's): the plan search stands on the model ranking a job's layouts as they
-    measure, so each job's layouts are ranked by their out-of-sample predictions. Rows of one
+def layout_choices(all_rows, errors):
+    """Jobs published with more than one layout (every CSV column alike but the layout's and the
+    measurement's; the stack is the job's: the search chooses layouts, not stacks): the plan search
+    stands on the model ranking a job's layouts as they measure, so each job's layouts are ranked by
+    their out-of-sample predictions (`errors`: each row's error in its family's refit). Rows of one
     layout count as one, at their mean. Returns the jobs' figures: the model's pick, the measured
     best, and the pairs of layouts measured more than 3% apart that the model orders right."""
-    predicted = out_of_sample_predictions(all_rows, residual)
+    predicted = out_of_sample_predictions(all_rows, errors)
     by_id = {c["id"]: c for c in published_runs()}
     jobs = {}
     for r in all_rows:
@@ -748,9 +745,11 @@ def search_gains(cli, all_rows):
         if par.get("ep", 1) != 1:
             par["ep"] = "auto"
         scenario["micro_batch"] = scenario["recompute"] = "auto"
+        scenario.pop("recompute_layers", None)  # set by validate for the published layout alone
         got = subprocess.run([cli, "estimate", "-", "--format", "json"], input=json.dumps(scenario),
                              capture_output=True, text=True)
         if got.returncode != 0:
+            gains.setdefault(r["family"], []).append(None)
             continue
         own = json.loads(got.stdout)["tokens_per_s_per_chip"]
         gains.setdefault(r["family"], []).append(own / r["predicted_tokens_per_s_per_chip"] - 1)
@@ -761,14 +760,14 @@ def layout_section(all_rows, fig, gains):
     L = ["", "## Choosing a layout", "",
          "The plan search picks the layout the model predicts fastest, so it stands on the model ranking a "
          "job's layouts as they measure. "
-         f"{fig['jobs']} jobs were published with more than one layout or stack (every other column of the "
+         f"{fig['jobs']} jobs were published with more than one layout on one stack (every other column of the "
          "CSV alike; rows of one layout count as one, at their mean). Ranked by their out-of-sample "
-         f"predictions (each family's refit without it; held-out rows never fitted), the model's pick is the "
+         f"predictions (each family's refit without it, its held-out rows included), the model's pick is the "
          f"measured fastest in {fig['picked_best']} of {fig['jobs']}; the measured fastest is on average "
          f"{100 * fig['layout_regret']:.1f}% faster than the pick (at most {100 * fig['layout_regret_max']:.1f}%), "
          f"and of the {fig['pairs']} pairs of layouts measured more than 3% apart it orders "
-         f"{fig['pairs_right']} as measured. Rows that differ in what no column holds (FP8 against MXFP8, a "
-         "release) count as layouts of one job here, so some misses are the data's.", "",
+         f"{fig['pairs_right']} as measured. Rows that differ in what no column holds (FP8 against "
+         "MXFP8) count as layouts of one job here, so some misses are the data's.", "",
          "What no run measures: the model's own plan for each published job (every knob \"auto\" but the "
          "chips, the batch and the stack) against the published layout, both "
          "predicted. Where the published layouts were tuned (NVIDIA's recipes), a large predicted gain "
@@ -776,7 +775,10 @@ def layout_section(all_rows, fig, gains):
          "authors missed, and the band, measured on published layouts, does not cover it.", "",
          "| source family | rows | own plan predicted faster than the published layout: median | largest |", "|---|---|---|---|"]
     for fam, g in sorted(gains.items()):
-        L.append(f"| {fam} | {len(g)} | {pct(statistics.median(g))} | {pct(max(g))} |")
+        ran = [x for x in g if x is not None]
+        failed = f" ({len(g) - len(ran)} without a plan)" if len(ran) < len(g) else ""
+        L.append(f"| {fam} | {len(ran)}{failed} | {pct(statistics.median(ran))} | {pct(max(ran))} |" if ran
+                 else f"| {fam} | 0{failed} | - | - |")
     return L
 
 
@@ -866,7 +868,7 @@ def main():
         sys.exit(check(cli, all_rows))
     rows = [r for r in all_rows if counted(r)]
     left_out = loso(cli, all_rows)
-    lo, residual, unseen_rows, _ = left_out
+    lo, residual, unseen_rows, _, _ = left_out
     unseen = unseen_spreads(unseen_rows)
     os.makedirs(os.path.join(ROOT, "presets/accuracy"), exist_ok=True)
     with open(os.path.join(ROOT, "presets/accuracy/uncertainty.json"), "w") as f:

@@ -1738,6 +1738,15 @@ TEST(Search, TensorParallelGroupsStayInsideANode) {
   const SearchResult r = search_plan(s, rq);
   ASSERT_TRUE(r.best);
   EXPECT_EQ(8 % r.best->plan.tp, 0) << "tp " << r.best->plan.tp;
+  // Nor does it weigh a tp that does not split the heads: tp 9, 18, 36 and 72 divide a 72-GPU rack
+  // (an NVL72) but not GPT-3's 96 heads. Every plan it weighs is valid.
+  Scenario rack = s;
+  rack.instance.chips_per_node = 72;
+  rack.nodes = 4;
+  rack.global_batch = 288;
+  const SearchResult on_rack = search_plan(rack, PlanRequest{});
+  ASSERT_TRUE(on_rack.best);
+  EXPECT_EQ(on_rack.valid, on_rack.considered);
   // Asked for, it is still estimated.
   rq.tp = 6;
   const SearchResult asked = search_plan(s, rq);

@@ -1011,6 +1011,16 @@ std::optional<InputProblem> check_stack_implements(const FrameworkProfile& fw, c
 
 }  // namespace
 
+std::optional<InputProblem> check_tp_heads(const ModelShape& m, int tp) {
+  const auto bad = [](std::string why) { return InputProblem{"parallel.tp", std::move(why)}; };
+  if (m.heads % tp != 0) return bad(num(tp) + " does not divide heads (" + num(m.heads) + ")");
+  if (tp > m.kv_heads && tp % m.kv_heads != 0)
+    return bad(num(tp) + " is not a multiple of kv_heads (" + num(m.kv_heads) + ") to replicate KV heads");
+  if (tp < m.kv_heads && m.kv_heads % tp != 0)
+    return bad(num(tp) + " does not divide kv_heads (" + num(m.kv_heads) + ")");
+  return std::nullopt;
+}
+
 std::optional<InputProblem> check_plan(const Scenario& s) {
   if (auto p = check_model(s.model)) return p;
   const ModelShape& m = s.model;
@@ -1043,19 +1053,14 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                          "parallel.ep", "parallel.vpp", "micro_batch"};
   for (int i = 0; i < 7; ++i)
     if (degrees[i] <= 0) return bad(names[i], "must be positive (got " + num(degrees[i]) + ")");
+  if (auto problem = check_stack_implements(s.framework, pl)) return problem;
   const long long product = count_product({pl.tp, pl.pp, pl.dp, pl.cp});
   const int dev = devices_of(s);
   if (product != dev)
     return bad("parallel", "tp x pp x dp x cp = " + num(static_cast<double>(product)) +
                                " but the cluster has " + num(dev) + " devices (" + num(chips_of(s)) +
                                " chips x " + num(a.devices_per_chip) + ")");
-  if (m.heads % pl.tp != 0)
-    return bad("parallel.tp", num(pl.tp) + " does not divide heads (" + num(m.heads) + ")");
-  if (pl.tp > m.kv_heads && pl.tp % m.kv_heads != 0)
-    return bad("parallel.tp", num(pl.tp) + " is not a multiple of kv_heads (" + num(m.kv_heads) +
-                                  ") to replicate KV heads");
-  if (pl.tp < m.kv_heads && m.kv_heads % pl.tp != 0)
-    return bad("parallel.tp", num(pl.tp) + " does not divide kv_heads (" + num(m.kv_heads) + ")");
+  if (auto problem = check_tp_heads(m, pl.tp)) return problem;
   // Megatron-Core can count the embedding and the loss as one pipeline layer each
   // (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split): Llama 3.1 405B's
   // 126 layers then fill pp x vpp = 128 virtual stages.
@@ -1085,7 +1090,6 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
                                     num(pl.tp * dp_n) + ")");
   }
   if (pl.zero < 0 || pl.zero > 3) return bad("parallel.zero", "must be 0, 1, 2 or 3");
-  if (auto problem = check_stack_implements(s.framework, pl)) return problem;
   if (s.global_batch <= 0) return bad("global_batch", "must be positive");
   const long long per_step = count_product({pl.micro_batch, pl.dp});
   if (s.global_batch % per_step != 0)

@@ -28,6 +28,8 @@ struct InputProblem {
 // Checks the shape, the cluster and the plan; the first problem found, or nothing.
 std::optional<InputProblem> check_model(const ModelShape& m);
 std::optional<InputProblem> check_plan(const Scenario& s);
+// Tensor parallelism splits the heads evenly and the KV heads evenly or into whole copies.
+std::optional<InputProblem> check_tp_heads(const ModelShape& m, int tp);
 
 int devices_of(const Scenario& s);
 // A product of degrees or counts (tp x pp x dp x cp, pp x vpp, micro_batch x dp) in 64 bits,

@@ -99,13 +99,14 @@ struct Layout {
 };
 
 // Every layout the request allows, in the order the search meets them. Tensor parallelism stays
-// inside the scale-up domain unless asked for explicitly, and its groups do not straddle two nodes
-// (tp divides a node's devices: ranks are placed in order, so tp 6 of 8 would cross).
+// inside the scale-up domain unless asked for explicitly, its groups do not straddle two nodes
+// (tp divides a node's devices: ranks are placed in order, so tp 6 of 8 would cross), and it splits
+// the heads (a 72-GPU rack's tp 9 would spend the search's plan budget on refusals).
 std::vector<int> tp_choices(const Scenario& base, const PlanRequest& rq, int devices, int per_node) {
   if (rq.tp != kAuto) return {rq.tp};
   std::vector<int> tps;
   for (int tp : divisors(devices, offered(base).tp ? std::min(per_node, base.model.heads) : 1))
-    if (devices <= per_node || per_node % tp == 0) tps.push_back(tp);
+    if ((devices <= per_node || per_node % tp == 0) && !check_tp_heads(base.model, tp)) tps.push_back(tp);
   return tps;
 }
 
@@ -269,7 +270,7 @@ SearchResult Search::finish() {
     res_.best->plans_considered = res_.considered;
     if (truncated_)
       res_.best->warnings.push_back("the plan search stopped after " + std::to_string(kMaxPlans) +
-                                    " plans; fix some of tp, pp, vpp, zero, micro_batch and recompute "
+                                    " plans; fix some of tp, pp, cp, ep, vpp, zero, micro_batch and recompute "
                                     "to search the others");
   }
   // Every error names a field, even when the enumeration skipped all plans before checking one.

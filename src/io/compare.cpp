@@ -8,15 +8,6 @@
 
 namespace tc::io {
 
-std::string plan_short(const ParallelPlan& p) {
-  std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
-  if (p.cp > 1) s += " cp" + std::to_string(p.cp);
-  if (p.ep > 1) s += " ep" + std::to_string(p.ep) + (expert_tp(p) != p.tp ? "/etp" + std::to_string(expert_tp(p)) : "");
-  if (p.first_stage_layers >= 0) s += " first" + std::to_string(p.first_stage_layers);
-  if (p.last_stage_layers >= 0) s += " last" + std::to_string(p.last_stage_layers);
-  return s;
-}
-
 namespace {
 std::string plan_text(const ParallelPlan& p) {
   return plan_short(p) + (p.vpp > 1 ? " vpp" + std::to_string(p.vpp) : "") + " z" + std::to_string(p.zero) +

@@ -44,10 +44,6 @@ Marks fastest_and_cheapest(const std::vector<const Result*>& results);
 // Sets the rows' fastest and cheapest flags by that rule (rows with a problem never count).
 void mark_fastest_and_cheapest(std::vector<CompareRow>& rows);
 
-// A plan in a table cell: "tp4 pp2 dp32", with cp, ep and the expert tp when they are not trivial
-// and a stated first or last stage's layers ("last6").
-std::string plan_short(const ParallelPlan& p);
-
 // One row per instance with its price (tier id and plain words, region, date, $/h) and its own
 // warnings. `human` (text): durations as "4.0 days"; `plain` (CSV, Markdown, the page's export):
 // plain decimals in the header's unit (step_time_s, wall_time_days).

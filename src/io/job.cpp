@@ -65,8 +65,7 @@ void add_owned_elsewhere(CostReport& r, const Job& job, const PresetLibrary& lib
   OwnedResult o = evaluate_owned(job.cost, job_perf(sc, oest), sc.instance, sc.accelerator, r.result.bill);
   r.result.owned_wall = o.wall;
   o.bill.notes.push_back("owned_cluster: the job planned afresh on " + std::to_string(sc.nodes) + " x " + sc.instance.id +
-                         " (plan " + std::to_string(oest.plan.tp) + " tp x " + std::to_string(oest.plan.pp) + " pp x " +
-                         std::to_string(oest.plan.dp) + " dp), not on the scenario's layout");
+                         " (plan " + plan_short(oest.plan) + "), not on the scenario's layout");
   if (!oest.memory.fits)
     o.bill.warnings.push_back("owned_cluster: the job does not fit in the memory of " + std::to_string(sc.nodes) +
                               " x " + sc.instance.id + " with any plan searched");
@@ -188,6 +187,15 @@ int nearest_pipeline(const Scenario& s, const ParallelPlan& p, const PlanRequest
 
 }  // namespace
 
+std::string plan_short(const ParallelPlan& p) {
+  std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
+  if (p.cp > 1) s += " cp" + std::to_string(p.cp);
+  if (p.ep > 1) s += " ep" + std::to_string(p.ep) + (expert_tp(p) != p.tp ? "/etp" + std::to_string(expert_tp(p)) : "");
+  if (p.first_stage_layers >= 0) s += " first" + std::to_string(p.first_stage_layers);
+  if (p.last_stage_layers >= 0) s += " last" + std::to_string(p.last_stage_layers);
+  return s;
+}
+
 Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
   Job v = job;
   PlanRequest& r = v.spec.request;
@@ -195,11 +203,11 @@ Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
     if (knob == kAuto) knob = value;
   };
   fix(r.tp, p.tp);
-  fix(r.cp, p.cp);  // with tp, the shape nearest_pipeline keeps
   fix(r.sequence_parallel, p.sequence_parallel ? 1 : 0);
   fix(r.recompute, static_cast<int>(p.recompute));
   fix(r.zero, p.zero);
   if (kept != PlanKept::tensor_parallel) {
+    fix(r.cp, p.cp);  // with tp, the shape nearest_pipeline keeps
     const int pp = nearest_pipeline(v.spec.scenario, p, r);
     fix(r.pp, pp);
     fix(r.vpp, pp > 1 ? p.vpp : 1);

@@ -33,13 +33,17 @@ Job parse_job_text(const std::string& text, const PresetLibrary& lib, const std:
 // decodes it, over an empty base. Errors name the link key ("n (nodes): must be <= 1000000 ...").
 Job parse_job_link(std::string_view link, const PresetLibrary& lib);
 
+// A plan in a table cell: "tp4 pp2 dp32", with cp, ep and the expert tp when they are not trivial
+// and a stated first or last stage's layers ("last6").
+std::string plan_short(const ParallelPlan& p);
+
 // The same job on another instance or node count (see with_instance, with_nodes).
 Job job_on_instance(const Job& job, const PresetLibrary& lib, const std::string& instance_id);
 Job job_on_nodes(const Job& job, int nodes);
 // How much of a plan a changed job keeps (a preview while a control is held): the whole plan,
 // its pipeline moved to the nearest depth the cluster divides; that with a micro-batch of 1, for
-// a batch that no longer divides; or the tensor-parallel shape only (tp, sequence parallelism,
-// recompute, ZeRO), the pipeline and micro-batch searched again.
+// a batch that no longer divides (both keep cp with tp); or the tensor-parallel shape only (tp,
+// sequence parallelism, recompute, ZeRO), the rest searched again.
 enum class PlanKept { whole, micro_batch_one, tensor_parallel };
 // The plan knobs the job leaves to the search fixed as `kept` says, except data parallelism,
 // which follows the cluster.

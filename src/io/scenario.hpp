@@ -46,7 +46,7 @@ ScenarioSpec with_instance(const ScenarioSpec& spec, const PresetLibrary& lib,
                            const std::string& instance_id);
 // Whether `to` is other hardware than `from` for a plan: another chip or devices a node.
 bool other_plan_hardware(const Scenario& from, const Scenario& to);
-// The request with every plan knob left to the search (cp searched only where it was), keeping
+// The request with every plan knob left to the search, keeping
 // what is not a plan knob (exact_global_batch); fixes_plan: whether `r` fixes any knob.
 PlanRequest searched_plan(const PlanRequest& r);
 bool fixes_plan(const PlanRequest& r);

@@ -523,7 +523,7 @@ void plan_fields(AppState& s, const Outcome* o) {
   if (e) {
     ImGui::PushTextWrapPos(0.0f);
     text_disabled("chosen: tp " + std::to_string(e->plan.tp) + ", pp " + std::to_string(e->plan.pp) + ", dp " +
-                  std::to_string(e->plan.dp) +
+                  std::to_string(e->plan.dp) + (e->plan.cp > 1 ? ", cp " + std::to_string(e->plan.cp) : std::string()) +
                   (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) + io::expert_tp_note(e->plan) : std::string()) +
                   ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
                   std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) +
