@@ -359,7 +359,7 @@ def trainium_section(rows):
 # margin of about a point (2026-12-04: leave-one-source-out 12.3%, worst family 26.2%, held-out 8.7%,
 # in sample 7.1%, p90 15.0%). The plan search's footing: over the jobs published with several
 # layouts, how much faster the measured fastest is than the layout the out-of-sample predictions
-# pick (2026-12-04: 1.9% on average, 17 picks of 23 right).
+# pick (2026-12-04: 1.2% on average, 13 picks of 16 right).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-04: 80%; held-out
 # rows 85%).
 COVERAGE_GOAL = (0.75, 0.85)
