@@ -930,6 +930,27 @@ TEST(Estimate, TheBubbleIsTheOtherStagesFillAndDrain) {
   EXPECT_GT(bubble(base), 0);
 }
 
+// An interleaved pipeline whose stack overlaps its transfers (Megatron's overlap_p2p_comm) shows
+// them only where they outlast the compute they run behind; without interleaving, or without the
+// overlap, they are exposed.
+TEST(Estimate, OverlappedTransfersOfAnInterleavedPipelineHideBehindItsChunks) {
+  Scenario s = h100_scenario();
+  s.nodes = 8;
+  s.plan = {8, 8, 1, 1, 1, 2, true, 1, 1, Recompute::selective};
+  s.global_batch = 16;
+  const double exposed = breakdown_of(estimate(s), "pp_p2p");
+  EXPECT_GT(exposed, 0);
+  s.framework.overlap_p2p = true;
+  const Estimate hidden = estimate(s);
+  EXPECT_EQ(breakdown_of(hidden, "pp_p2p"), 0);
+  s.plan.vpp = 1;
+  EXPECT_GT(breakdown_of(estimate(s), "pp_p2p"), 0);
+  // Over a link a thousand times slower, the transfers outlast the compute and show again.
+  s.plan.vpp = 2;
+  s.instance.inter_node_gbps = 3.2;
+  EXPECT_GT(breakdown_of(estimate(s), "pp_p2p"), 0);
+}
+
 TEST(Estimate, InterleavingShrinksTheBubble) {
   Scenario s = h100_scenario();
   s.plan = {8, 4, 1, 1, 1, 1, true, 1, 1, Recompute::selective};

@@ -1319,6 +1319,10 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankL
   if (pl.pp > 1) {
     const double bytes = x.tokens_mb * m.hidden * x.act_bytes / pl.tp;
     mb_p2p = 2.0 * pl.vpp * point_to_point_s(bytes, pipeline_link(x, static_cast<double>(pl.tp) * pl.cp * pl.dp));
+    // Overlapped (interleaved schedules only), the transfers show only where they outlast the
+    // micro-batch's compute they run behind.
+    if (s.framework.overlap_p2p && pl.vpp > 1)
+      mb_p2p = std::max(0.0, mb_p2p - (mb_matmul + mb_attention + mb_memory + mb_recompute));
   }
 
 

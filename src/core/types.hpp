@@ -222,6 +222,10 @@ struct FrameworkProfile {
   // The distributed optimizer gathers updated parameters behind the next step's forward, bucket by
   // bucket (Megatron-Core --overlap-param-gather); otherwise the gather follows the step exposed.
   bool overlap_param_gather = false;
+  // An interleaved pipeline posts each chunk's activation and gradient transfers asynchronously and
+  // waits only when the next chunk needs them, so they run behind the chunks' compute
+  // (Megatron-LM's overlap_p2p_comm, on unless --no-overlap-p2p-communication).
+  bool overlap_p2p = false;
   // The stack runs FlashAttention-3-class attention kernels (Transformer Engine's cuDNN fused
   // attention) rather than FlashAttention-2 or PyTorch SDPA's default backend.
   bool attention_v3_kernels = false;

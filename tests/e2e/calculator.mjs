@@ -420,7 +420,9 @@ await check('keyboard: keys do not scroll the page, Ctrl+A selects the field, Ta
   }
   const next = await page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
   assert(tabs >= 1 && tabs < 250, `Tab left the canvas after ${tabs} presses`);
-  assert(visited.length >= 3, `Tab visited only ${visited.length} field(s) before leaving: ${JSON.stringify(visited)}`);
+  // Two or more: the default scenario's fields below the global batch that are not left "auto" (a
+  // knob left to the search is greyed and takes no focus).
+  assert(visited.length >= 2, `Tab visited only ${visited.length} field(s) before leaving: ${JSON.stringify(visited)}`);
   visited.forEach((f, i) => {
     assert(f && f.editing, `Tab ${i + 1} did not leave a text field being edited: ${JSON.stringify(f)}`);
     const prev = visited[i - 1];
