@@ -266,7 +266,8 @@ const TermModel kTermModels[] = {
                 "et al. 2021), minus the "
                 "framework's overlap on a 1F1B pipeline's steady-state micro-batches, (m - pp + 1) / m (none "
                 "without one)", ""},
-    {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021)", ""},
+    {"pp_p2p", "b s h / t bytes per pipeline boundary per virtual stage over the links (Narayanan et al. 2021); "
+               "with interleaving and the framework's overlap_p2p, only what outlasts the micro-batch's compute", ""},
     {"pp_bubble", "1F1B's fill and drain once through each rank but the busiest, a vpp-th of its micro-batch "
                   "each ((pp - 1) / vpp stage times for equal stages; Narayanan et al. 2021, Section 2.2)", ""},
     {"dp_comm", "gradient all-reduce (ZeRO-1/2: reduce-scatter + parameter all-gather) less dp_overlap of the "
