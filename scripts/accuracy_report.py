@@ -356,8 +356,8 @@ def trainium_section(rows):
 # band). The leave-one-source-out refits start from scratch, so each family's figure owes nothing to
 # its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
 # swings with the start and the other families' rows. The ceilings hold today's figures with a
-# margin of about a point (2026-12-04: leave-one-source-out 12.3%, worst family 26.2%, held-out 8.7%,
-# in sample 7.1%, p90 15.0%). The plan search's footing: over the jobs published with several
+# margin of about a point (2026-12-04: leave-one-source-out 11.8%, worst family 26.2%, held-out 8.5%,
+# in sample 7.2%, p90 14.6%). The plan search's footing: over the jobs published with several
 # layouts, how much faster the measured fastest is than the layout the out-of-sample predictions
 # pick (2026-12-04: 1.2% on average, 13 picks of 16 right).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-04: 80%; held-out
