@@ -33,7 +33,7 @@ scripts/serve.sh --no-setup --build-only
 # stated first and last stages and the review's fixes (477,746; docs/performance.md lists each).
 mkdir -p build/e2e
 size_rc=0
-scripts/page_size.sh build/site --budget 479600 | tee build/e2e/page-size.txt || size_rc=$?
+scripts/page_size.sh build/site --budget 484600 | tee build/e2e/page-size.txt || size_rc=$?
 
 root=$(mktemp -d)
 server_pid=

@@ -26,14 +26,19 @@ Json one_group_table() {
           {"relatives", {{"h200", "h100-sxm"}}},
           {"unseen", {{"from_relative", {{"runs", 4}, {"mean_abs_error", 0.1}, {"error_p10", -0.2},
                                          {"error_p90", 0.1}, {"accelerators", {"a100-40gb"}}}}}},
-          {"coverage", {{"chips", {8, 1024}}}}};
+          {"coverage", {{"chips", {8, 1024}}}},
+          {"layout_error", {{"sigma", 0.05}, {"jobs", 16}, {"layouts", 36}}}};
+}
+
+Json job_doc(const std::string& instance, int nodes, const std::string& model = "llama3.1-8b",
+             const std::string& framework = "fsdp") {
+  return {{"model", model}, {"instance", instance}, {"nodes", nodes},
+          {"framework", framework}, {"training", {{"tokens", 1e12}}}};
 }
 
 tc::io::Job job_on(const std::string& instance, int nodes, const std::string& model = "llama3.1-8b",
                    const std::string& framework = "fsdp") {
-  const Json doc = {{"model", model}, {"instance", instance}, {"nodes", nodes},
-                    {"framework", framework}, {"training", {{"tokens", 1e12}}}};
-  return tc::io::parse_job(doc, tc_test::lib(), "test");
+  return tc::io::parse_job(job_doc(instance, nodes, model, framework), tc_test::lib(), "test");
 }
 
 // "/groups/0/runs" as an error names it: "groups[0].runs".
@@ -233,6 +238,10 @@ TEST(BandTable, EveryHostileValueIsNamedOrHarmless) {
       EXPECT_TRUE(std::isfinite(band.error_low) && std::isfinite(band.error_high) &&
                   std::isfinite(band.mean_abs_error))
           << leaf.key() << " = " << bad.dump();
+      // A job read with the table searches its plan with the table's layout error.
+      const auto searched = tc::io::evaluate(tc::io::parse_job(job_doc("p5.48xlarge", 4), lib, "test"), lib);
+      EXPECT_TRUE(std::isfinite(searched.est.step_time_s) && searched.est.step_time_s > 0)
+          << leaf.key() << " = " << bad.dump();
     }
   }
   EXPECT_GT(refused, 100);
@@ -266,6 +275,34 @@ TEST(BandTable, StructuralErrorsNameTheField) {
   doc = one_group_table();
   doc["coverage"]["chip"] = {8, 1024};
   EXPECT_NE(error_of(doc).find("coverage.chip"), std::string::npos);
+  doc = one_group_table();
+  doc["layout_error"]["sigma"] = 0.9;
+  EXPECT_EQ(error_of(doc), "bands.json: layout_error.sigma: must be <= 0.5 (got 0.9)");
+  doc = one_group_table();
+  doc["layout_error"]["sigmas"] = 0.05;
+  EXPECT_NE(error_of(doc).find("layout_error.sigmas"), std::string::npos) << error_of(doc);
+}
+
+// The table's layout error is what the plan search corrects its pick by: a job read with a table
+// of a wider one shows a larger expected shortfall, and a table without one none.
+TEST(BandTable, LayoutErrorSetsThePicksCorrection) {
+  auto shortfall = [](const Json& table) {
+    tc::io::PresetLibrary lib = tc_test::lib();
+    tc::io::merge_preset_json(lib, "bands.json", table.dump());
+    const auto r = tc::io::evaluate(tc::io::parse_job(job_doc("p5.48xlarge", 16, "llama3.1-70b", "megatron"), lib, "t"), lib);
+    double v = 0;
+    for (const auto& t : r.est.breakdown_s)
+      if (t.name == "pick_optimism") v = t.value / r.est.step_time_s;
+    return v;
+  };
+  Json doc = one_group_table();
+  const double narrow = shortfall(doc);
+  doc["layout_error"]["sigma"] = 0.1;
+  const double wide = shortfall(doc);
+  doc.erase("layout_error");
+  EXPECT_GT(narrow, 0.0);
+  EXPECT_GT(wide, 1.5 * narrow);
+  EXPECT_EQ(shortfall(doc), 0.0);
 
 }
 

@@ -103,12 +103,16 @@ TEST(BatchFit, NoAutoPlanEverFailsOnTheBatch) {
 // 8 ranks for pp x dp): of the divisors of 8, 4 is 1 away from 5 and 8 is 3 away: pp 4.
 TEST(BatchFit, AKeptPlanMovesItsPipelineToTheNearestDepthThatDivides) {
   const auto base = job("llama3.1-70b", "p5.48xlarge", 8);
-  tc::ParallelPlan plan;
-  plan.tp = 8;
-  plan.pp = 5;
-  plan.vpp = 2;
-  plan.cp = 1;
-  plan.micro_batch = 1;
+  tc::Estimate plan;
+  plan.plan.tp = 8;
+  plan.plan.pp = 5;
+  plan.plan.vpp = 2;
+  plan.plan.cp = 1;
+  plan.plan.micro_batch = 1;
+  plan.plan.zero = 1;
+  plan.plan.sequence_parallel = true;
+  plan.plan.recompute = tc::Recompute::selective;
+  plan.pick_optimism = 0.03;
   const auto kept = tc::io::job_with_plan(base, plan, tc::io::PlanKept::whole);
   EXPECT_EQ(kept.spec.request.tp, 8);
   EXPECT_EQ(kept.spec.request.pp, 4);
@@ -116,6 +120,8 @@ TEST(BatchFit, AKeptPlanMovesItsPipelineToTheNearestDepthThatDivides) {
   EXPECT_EQ(kept.spec.request.dp, tc::kAuto);
   const auto r = tc::io::evaluate(kept, lib());
   EXPECT_EQ(r.est.plan.tp * r.est.plan.pp * r.est.plan.dp, 64);
+  // The kept plan keeps the correction of the search that picked it.
+  EXPECT_DOUBLE_EQ(r.est.pick_optimism, 0.03);
   // One node: 8 GPUs, all tensor-parallel; no pipeline, so no interleaving either.
   const auto one = tc::io::job_with_plan(job("llama3.1-70b", "p5.48xlarge", 1), plan, tc::io::PlanKept::whole);
   EXPECT_EQ(one.spec.request.pp, 1);

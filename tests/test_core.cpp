@@ -10,6 +10,7 @@
 #include "core/estimate.hpp"
 #include "core/params.hpp"
 #include "core/plan_search.hpp"
+#include "core/selection.hpp"
 #include "core/text.hpp"
 
 namespace tc {
@@ -1695,6 +1696,56 @@ TEST(Search, FindsAFittingPlanAndCountsThem) {
   hand.plan = {8, 4, 4, 1, 1, 1, true, 1, 1, Recompute::selective};
   ASSERT_FALSE(check_plan(hand));
   EXPECT_LE(r.best->step_time_s, estimate(hand).step_time_s * (1 + 1e-12));
+}
+
+// The optimizer's curse: of k options tied, the pick's expected excess is sigma times the mean of
+// the largest of k standard normals (order statistics: 1/sqrt(pi), 3/(2 sqrt(pi)), 1.16296,
+// 1.53875 for 2, 3, 5, 10); it falls as the options part and is none for one option or sigma 0.
+TEST(Selection, PickOptimismIsTheExpectedMaximumOfTheErrors) {
+  const double sigma = 0.05;
+  const std::pair<int, double> tied[] = {{2, 1 / std::sqrt(std::acos(-1.0))}, {3, 1.5 / std::sqrt(std::acos(-1.0))}, {5, 1.16296}, {10, 1.53875}};
+  for (const auto& [k, expected] : tied)
+    EXPECT_NEAR(pick_optimism(std::vector<double>(static_cast<std::size_t>(k), 3.0), sigma), sigma * expected, sigma * 1e-4)
+        << k << " options";
+  double before = pick_optimism({0, 0}, sigma);
+  for (double apart : {0.5, 1.0, 2.0, 4.0}) {
+    const double now = pick_optimism({0, -apart * sigma}, sigma);
+    EXPECT_LT(now, before) << apart;
+    before = now;
+  }
+  EXPECT_LT(pick_optimism({0, -10 * sigma}, sigma), 1e-9);
+  EXPECT_EQ(pick_optimism({1.0}, sigma), 0);
+  EXPECT_EQ(pick_optimism({1.0, 1.0}, 0), 0);
+  EXPECT_EQ(pick_optimism({1.0, 1.0}, std::nan("")), 0);
+  // Non-finite options count for nothing; a thousand tied options give the expected maximum of as
+  // many normals (3.2414 sigma).
+  EXPECT_DOUBLE_EQ(pick_optimism({1.0, std::nan(""), 1.0, INFINITY}, sigma), pick_optimism({1.0, 1.0}, sigma));
+  EXPECT_NEAR(pick_optimism(std::vector<double>(1000, 0.0), sigma), sigma * 3.2414, sigma * 1e-3);
+}
+
+// The search's pick adds its expected shortfall as a term of the step, exp(o) - 1 of the rest, o
+// from the splits that fit; a fixed plan, or no layout error, adds none.
+TEST(Search, PickCarriesTheOptimizersCurse) {
+  Scenario s = h100_scenario();
+  s.model = llama(80, 8192, 28672, 64, 8, 128256);
+  s.nodes = 16;
+  s.global_batch = 1024;
+  PlanRequest rq;
+  const SearchResult blind = search_plan(s, rq);
+  rq.layout_error_sigma = 0.05;
+  const SearchResult r = search_plan(s, rq);
+  ASSERT_TRUE(r.best && blind.best);
+  EXPECT_GT(r.best->splits_compared, 1);
+  EXPECT_EQ(breakdown_of(*blind.best, "pick_optimism"), 0);
+  const double extra = breakdown_of(*r.best, "pick_optimism");
+  EXPECT_GT(extra, 0);
+  EXPECT_NEAR(r.best->step_time_s, blind.best->step_time_s + extra, 1e-9 * r.best->step_time_s);
+  EXPECT_LT(extra / blind.best->step_time_s, std::expm1(0.05 * 2.5));
+  EXPECT_NEAR(r.best->tokens_per_s * r.best->step_time_s, blind.best->tokens_per_s * blind.best->step_time_s,
+              1e-6 * blind.best->tokens_per_s * blind.best->step_time_s);
+  Scenario fixed = s;
+  fixed.plan = r.best->plan;
+  EXPECT_EQ(breakdown_of(estimate(fixed), "pick_optimism"), 0);
 }
 
 // A stack's plans use only what it implements: the search offers nothing else, and a plan that

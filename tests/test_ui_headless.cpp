@@ -633,6 +633,7 @@ io::Json shown_result(const Outcome& o) {
   if (o.cost_error) return o.cost_error->what();
   io::Json j = io::result_json(o.job, o);
   j.erase("plans_considered");
+  j.erase("splits_compared");
   j.erase("baseline");
   io::Json warnings = io::Json::array();
   for (const auto& w : j["warnings"])

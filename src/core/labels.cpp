@@ -26,6 +26,7 @@ const std::pair<const char*, const char*> kLabels[] = {
     {"dp_comm", "data-parallel reduction (exposed)"},
     {"optimizer", "optimizer step"},
     {"step_overhead", "graph tracing and sync (per step)"},
+    {"pick_optimism", "searched plan's expected shortfall"},
     // Wall time of a run (WallTime::terms) and the compute cost by term.
     {"training", "training"},
     {"compile", "compilation"},

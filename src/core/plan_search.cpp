@@ -1,10 +1,14 @@
 #include "core/plan_search.hpp"
+#include "core/selection.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace tc {
 
@@ -172,7 +176,9 @@ class Search {
   Search(const Scenario& base, const PlanRequest& rq)
       : base_(base), rq_(rq), s_(base), eps_(expert_choices(base, rq)),
         zeros_(choices(rq.zero, {0, 1, 2, 3})),
-        recomputes_(choices(rq.recompute, recompute_choices(base.framework))) {}
+        recomputes_(choices(rq.recompute, recompute_choices(base.framework))) {
+    s_.pick_optimism = 0;
+  }
 
   void layout(const Layout& l, long long batch);
   bool batch_blocked() const { return res_.valid == 0 && batch_blocked_; }
@@ -180,6 +186,7 @@ class Search {
 
  private:
   void plan(const ParallelPlan& p, long long batch);
+  void note_split(const ParallelPlan& p, double per_sequence_s);
 
   const Scenario& base_;
   const PlanRequest& rq_;
@@ -187,6 +194,11 @@ class Search {
   std::vector<int> eps_, zeros_, recomputes_;
   SearchResult res_;
   std::optional<Estimate> best_fit_, least_memory_;
+  // The fastest time per sequence of each way of splitting the model (tp, pp, cp, ep) that fits:
+  // the options whose predictions err independently (their micro-batch, interleaving, ZeRO stage
+  // and recompute variants share the split's error), among which the pick's optimism is reckoned.
+  std::vector<std::pair<std::array<int, 4>, double>> splits_;
+  std::size_t last_split_ = 0;
   bool have_problem_ = false, truncated_ = false, batch_blocked_ = false;
 };
 
@@ -244,7 +256,19 @@ void Search::plan(const ParallelPlan& p, long long batch) {
   }
   ++res_.fitting;
   Estimate e = estimate(s_, false);
+  note_split(p, e.step_time_s / static_cast<double>(e.global_batch));
   if (!best_fit_ || better(e, *best_fit_)) best_fit_ = std::move(e);
+}
+
+// Plans come split by split (Search::layout), so the last split seen is looked at first.
+void Search::note_split(const ParallelPlan& p, double per_sequence_s) {
+  const std::array<int, 4> key{p.tp, p.pp, p.cp, p.ep};
+  if (last_split_ >= splits_.size() || splits_[last_split_].first != key) {
+    last_split_ = 0;
+    while (last_split_ < splits_.size() && splits_[last_split_].first != key) ++last_split_;
+    if (last_split_ == splits_.size()) splits_.push_back({key, per_sequence_s});
+  }
+  splits_[last_split_].second = std::min(splits_[last_split_].second, per_sequence_s);
 }
 
 SearchResult Search::finish() {
@@ -252,6 +276,12 @@ SearchResult Search::finish() {
   if (chosen) {
     s_.plan = chosen->plan;
     s_.global_batch = chosen->global_batch;
+    if (best_fit_) {
+      std::vector<double> log_speeds;  // sequences per second
+      for (const auto& split : splits_) log_speeds.push_back(-std::log(split.second));
+      s_.pick_optimism = rq_.kept_pick_optimism ? *rq_.kept_pick_optimism
+                                                : pick_optimism(log_speeds, rq_.layout_error_sigma);
+    }
     res_.best = estimate(s_);
     if (!best_fit_)
       res_.best->warnings.push_back("no plan among " + std::to_string(res_.valid) +
@@ -268,6 +298,7 @@ SearchResult Search::finish() {
               "the batch and names the fixes)");
     }
     res_.best->plans_considered = res_.considered;
+    res_.best->splits_compared = static_cast<int>(splits_.size());
     if (truncated_)
       res_.best->warnings.push_back("the plan search stopped after " + std::to_string(kMaxPlans) +
                                     " plans; fix some of tp, pp, cp, ep, vpp, zero, micro_batch and recompute "

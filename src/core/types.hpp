@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,13 @@ struct PlanRequest {
   // false: a global batch that no plan splits over the cluster is replaced by the nearest that
   // one does (a warning names both); true: no plan then, and the error names the nearest fixes.
   bool exact_global_batch = false;
+  // The spread of the model's error between layouts of one job (log units; docs/accuracy.md,
+  // "Choosing a layout"): the searched plan's step adds the optimizer's curse it implies
+  // (core/selection.hpp). 0: none.
+  double layout_error_sigma = 0;
+  // A plan kept from an earlier search (a preview while a control is held): its pick keeps that
+  // search's optimism rather than reckoning one among the few plans left to search.
+  std::optional<double> kept_pick_optimism;
 };
 
 // Framework behaviour that is not hardware: overlap of communication, gradient precision.
@@ -281,6 +289,9 @@ struct Scenario {
   bool fp32_loss_logits = true;   // the loss keeps an FP32 copy of the logits (false: a fused kernel)
   double power_limit_w = 0;       // per chip (nvidia-smi -pl); 0 or above power_w: the chip's own power
   FrameworkProfile framework;
+  // Set by the plan search on its pick: the expected excess of the pick's predicted log speed over
+  // its true one (core/selection.hpp); estimate() adds it to the step as its own term.
+  double pick_optimism = 0;
 };
 
 struct NamedTerm {
@@ -318,6 +329,8 @@ struct Estimate {
   double checkpoint_bytes = 0;          // weights + optimizer state of what trains (LoRA: the adapters)
   double frozen_weights_bytes = 0;      // LoRA: the base model's weights, kept beside its checkpoints
   int plans_considered = 1;
+  int splits_compared = 0;
+  double pick_optimism = 0;             // the plan search's correction of its pick (Scenario::pick_optimism)              // the plan search's ways of splitting the model that fit (tp, pp, cp, ep)
   double first_stage_layers = 0, last_stage_layers = 0;  // the model's layers on them, as timed
   std::vector<std::string> warnings;
 };

@@ -280,6 +280,11 @@ const TermModel kTermModels[] = {
                       "PyTorch/XLA, whose lazy tensors trace each step's graph anew and sync at its end "
                       "(xm.mark_step); the accelerator's step_overhead_ms, fitted on published runs (none on GPUs, "
                       "whose stacks launch asynchronously)", ""},
+    {"pick_optimism", "the plan search picks the fastest-predicted of its ways to split the model (tp, pp, cp, "
+                      "ep), each predicted with an error of its own; the one predicted fastest is on average the "
+                      "most over-predicted (the optimizer's curse, Smith and Winkler 2006): exp(o) - 1 of the step, "
+                      "o the expected error of the pick when each split's errs by N(0, sigma^2) independently "
+                      "(core/selection.hpp)", ""},
 };
 
 ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
@@ -370,6 +375,12 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
     x.inputs.push_back(attention_input(r, job, lib));
   } else if (term == "step_overhead") {
     x.inputs.push_back({"host time a step", format_fixed(a.cal.step_overhead_ms, 0) + " ms", calibration_source(job, lib)});
+  } else if (term == "pick_optimism") {
+    x.inputs.push_back({"ways to split the model compared", std::to_string(r.est.splits_compared), "the plan search"});
+    x.inputs.push_back({"sigma, the model's error from one layout of a job to another",
+                        percent(job.spec.request.layout_error_sigma),
+                        "the jobs published with several layouts, predicted out of sample (docs/accuracy.md, "
+                        "Choosing a layout; presets/accuracy/uncertainty.json layout_error)"});
   } else if (m && *m->calibration) {
     const bool hbm = std::string(m->calibration) == "hbm_tb_per_s";
     x.inputs.push_back(hbm ? ExplainInput{"HBM bandwidth", format_fixed(a.hbm_tb_per_s, 2) + " TB/s per chip",

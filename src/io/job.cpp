@@ -196,9 +196,11 @@ std::string plan_short(const ParallelPlan& p) {
   return s;
 }
 
-Job job_with_plan(const Job& job, const ParallelPlan& p, PlanKept kept) {
+Job job_with_plan(const Job& job, const Estimate& searched, PlanKept kept) {
   Job v = job;
+  const ParallelPlan& p = searched.plan;
   PlanRequest& r = v.spec.request;
+  r.kept_pick_optimism = searched.pick_optimism;
   auto fix = [](int& knob, int value) {
     if (knob == kAuto) knob = value;
   };

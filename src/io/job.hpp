@@ -46,8 +46,9 @@ Job job_on_nodes(const Job& job, int nodes);
 // sequence parallelism, recompute, ZeRO), the rest searched again.
 enum class PlanKept { whole, micro_batch_one, tensor_parallel };
 // The plan knobs the job leaves to the search fixed as `kept` says, except data parallelism,
-// which follows the cluster.
-Job job_with_plan(const Job& job, const ParallelPlan& plan, PlanKept kept);
+// which follows the cluster; the pick keeps the correction of the search that found `searched`
+// (its pick_optimism), so that a preview shows what the release will.
+Job job_with_plan(const Job& job, const Estimate& searched, PlanKept kept);
 
 struct EvaluateOptions {
   bool claims = true;

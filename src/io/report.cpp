@@ -56,6 +56,7 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
   if (p.first_stage_layers >= 0) j["plan"]["first_stage_layers"] = p.first_stage_layers;
   if (p.last_stage_layers >= 0) j["plan"]["last_stage_layers"] = p.last_stage_layers;
   j["plans_considered"] = e.plans_considered;
+  j["splits_compared"] = e.splits_compared;
   j["global_batch"] = e.global_batch;  // the scenario's, or the nearest that splits (a warning says so)
   j["params"] = e.params;
   j["active_params"] = e.active_params;

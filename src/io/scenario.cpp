@@ -307,6 +307,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   for (int i = 0; i < kPrecisionCount; ++i)
     if (prec == precisions[static_cast<std::size_t>(i)]) s.precision = static_cast<Precision>(i);
   read_plan(spec, doc);
+  spec.request.layout_error_sigma = layout_error_sigma(lib.bands);
   check_fixed_degrees(spec);
   read_training(spec, doc);
   s.flash_attention = flag_field(doc, "flash_attention");
@@ -371,6 +372,7 @@ bool other_plan_hardware(const Scenario& from, const Scenario& to) {
 PlanRequest searched_plan(const PlanRequest& r) {
   PlanRequest searched;
   searched.exact_global_batch = r.exact_global_batch;
+  searched.layout_error_sigma = r.layout_error_sigma;
   return searched;
 }
 

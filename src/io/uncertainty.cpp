@@ -91,7 +91,7 @@ void scale(Uncertainty& u, double factor) {
 BandTable parse_band_table(const Json& doc, const std::string& label) {
   const std::string base = label + ": ";
   require_object(doc, label);
-  check_keys(doc, base, {"schema", "about", "generated", "groups", "relatives", "unseen", "coverage"});
+  check_keys(doc, base, {"schema", "about", "generated", "groups", "relatives", "unseen", "coverage", "layout_error"});
   const std::string gp = path_key(base, "groups");
   const Json& groups = get_array(doc, "groups", base, 10000);
   for (std::size_t i = 0; i < groups.size(); ++i) check_group(groups[i], path_index(gp, i), true);
@@ -112,7 +112,19 @@ BandTable parse_band_table(const Json& doc, const std::string& label) {
     if (to_positive(span[0], path_index(p, 0), 1e15) > hi)
       throw InputError(path_index(p, 0), "must not exceed " + format_number(hi));
   }
+  if (has_key(doc, "layout_error")) {
+    const std::string lp = path_key(base, "layout_error");
+    const Json& le = get_object(doc, "layout_error", base);
+    check_keys(le, lp, {"sigma", "jobs", "layouts"});
+    get_number(le, "sigma", lp, 0, kMaxLayoutErrorSigma);
+    get_int(le, "jobs", lp, 0, 100000);
+    get_int(le, "layouts", lp, 0, 100000);
+  }
   return {doc};
+}
+
+double layout_error_sigma(const BandTable& t) {
+  return has_key(t.doc, "layout_error") ? t.doc["layout_error"]["sigma"].get<double>() : 0.0;
 }
 
 const BandTable& builtin_band_table() {

@@ -39,6 +39,11 @@ struct BandTable {
 
 // Reads a traincalc.uncertainty/1 document; throws InputError naming the field.
 BandTable parse_band_table(const Json& doc, const std::string& label);
+// "layout_error": {"sigma", "jobs", "layouts"}, the spread (log units) of the out-of-sample error
+// between the layouts of one job over the jobs published with several, which the plan search's
+// pick is corrected for (PlanRequest::layout_error_sigma); 0 where the table has none.
+constexpr double kMaxLayoutErrorSigma = 0.5;
+double layout_error_sigma(const BandTable& t);
 // The table built into the program (presets/accuracy/uncertainty.json).
 const BandTable& builtin_band_table();
 

@@ -157,11 +157,11 @@ io::Job dragged_job(const AppState& s) {
 
 // `job` with as much of `plan` kept as suits it (io::PlanKept, cheapest first; a frame's
 // budget holds one estimate per instance, not a whole plan search), else with its plan searched.
-Outcome with_plan_kept(const io::Job& job, const ParallelPlan& plan, const io::PresetLibrary& lib,
+Outcome with_plan_kept(const io::Job& job, const Estimate& searched, const io::PresetLibrary& lib,
                        const io::EvaluateOptions& options) {
   Outcome o;
   for (const auto kept : {io::PlanKept::whole, io::PlanKept::micro_batch_one, io::PlanKept::tensor_parallel}) {
-    o = outcome_of([&] { return io::job_with_plan(job, plan, kept); }, lib, options);
+    o = outcome_of([&] { return io::job_with_plan(job, searched, kept); }, lib, options);
     if (o.ok) return o;
   }
   return outcome_of([&] { return job; }, lib, options);
@@ -171,11 +171,11 @@ Outcome with_plan_kept(const io::Job& job, const ParallelPlan& plan, const io::P
 // release searches every row again.
 void preview_comparison(AppState& s, const io::Job& job) {
   for (auto& row : s.comparison) {
-    if (!row.held_plan && row.done && row.out.ok) row.held_plan = row.out.est.plan;
-    if (!row.held_plan) continue;  // still pending when the drag began: it waits for the release
+    if (!row.held && row.done && row.out.ok) row.held = row.out.est;
+    if (!row.held) continue;  // still pending when the drag began: it waits for the release
     row.out = row.instance_id == job.spec.instance_id
                   ? s.current
-                  : with_plan_kept(io::compare_job(job, s.lib, row.instance_id), *row.held_plan, s.lib,
+                  : with_plan_kept(io::compare_job(job, s.lib, row.instance_id), *row.held, s.lib,
                                    io::kVariantOptions);
   }
   s.comparison_key = 0;
@@ -192,7 +192,7 @@ void preview(AppState& s) {
     s.current = outcome_of([&] { return dragged_job(s); }, s.lib, kPreviewOptions);
     return;
   }
-  s.current = with_plan_kept(job, s.last_good.est.plan, s.lib, kPreviewOptions);
+  s.current = with_plan_kept(job, s.last_good.est, s.lib, kPreviewOptions);
   preview_comparison(s, job);  // the job as dragged: each row keeps a plan of its own
 }
 

@@ -66,8 +66,9 @@ struct ComparisonRow {
   std::string instance_id;
   bool done = false;
   Outcome out;
-  // While a control is held, `out` is a preview with this plan (the row's searched one) kept.
-  std::optional<ParallelPlan> held_plan;
+  // While a control is held, `out` is a preview with this estimate's plan (the row's searched
+  // one) kept.
+  std::optional<Estimate> held;
 };
 
 struct ScalingPoint {
