@@ -103,6 +103,15 @@ Scenario h100_scenario() {
   return s;
 }
 
+// Llama 3.1 70B on 16 of those nodes, a global batch of 1,024: a plan search's job.
+Scenario llama70b_on_16_h100_nodes() {
+  Scenario s = h100_scenario();
+  s.model = llama(80, 8192, 28672, 64, 8, 128256);
+  s.nodes = 16;
+  s.global_batch = 1024;
+  return s;
+}
+
 // The same cluster with a mixture of experts in the FFN: 64 experts of width 2048, top 4, over 8
 // expert-parallel ranks.
 Scenario h100_moe_scenario() {
@@ -736,10 +745,7 @@ TEST(Estimate, AStatedLastStageTakesItsLayersAndTheOthersShareTheRest) {
 
 // The plan search keeps a stated stage in every plan it weighs, and only pipelines can have one.
 TEST(Search, KeepsAStatedLastStage) {
-  Scenario s = h100_scenario();
-  s.model = llama(80, 8192, 28672, 64, 8, 128256);
-  s.nodes = 16;
-  s.global_batch = 1024;
+  Scenario s = llama70b_on_16_h100_nodes();
   PlanRequest rq;
   rq.last_stage_layers = 8;
   const SearchResult r = search_plan(s, rq);
@@ -1681,10 +1687,7 @@ TEST(Check, GlobalBatchDivisibility) {
 }
 
 TEST(Search, FindsAFittingPlanAndCountsThem) {
-  Scenario s = h100_scenario();
-  s.model = llama(80, 8192, 28672, 64, 8, 128256);
-  s.nodes = 16;
-  s.global_batch = 1024;
+  Scenario s = llama70b_on_16_h100_nodes();
   const SearchResult r = search_plan(s, PlanRequest{});
   ASSERT_TRUE(r.best);
   EXPECT_TRUE(r.best->memory.fits);
@@ -1726,10 +1729,7 @@ TEST(Selection, PickOptimismIsTheExpectedMaximumOfTheErrors) {
 // The search's pick adds its expected shortfall as a term of the step, exp(o) - 1 of the rest, o
 // from the splits that fit; a fixed plan, or no layout error, adds none.
 TEST(Search, PickCarriesTheOptimizersCurse) {
-  Scenario s = h100_scenario();
-  s.model = llama(80, 8192, 28672, 64, 8, 128256);
-  s.nodes = 16;
-  s.global_batch = 1024;
+  Scenario s = llama70b_on_16_h100_nodes();
   PlanRequest rq;
   const SearchResult blind = search_plan(s, rq);
   rq.layout_error_sigma = 0.05;
@@ -1752,10 +1752,7 @@ TEST(Search, PickCarriesTheOptimizersCurse) {
 // uses something else is refused, naming the field. Megatron-LM of 2021: tensor and pipeline
 // parallelism, full recompute, no sequence parallelism, selective recompute or optimizer sharding.
 TEST(Search, OffersOnlyWhatTheStackImplements) {
-  Scenario s = h100_scenario();
-  s.model = llama(80, 8192, 28672, 64, 8, 128256);
-  s.nodes = 16;
-  s.global_batch = 1024;
+  Scenario s = llama70b_on_16_h100_nodes();
   s.framework.parallelisms.sp = s.framework.parallelisms.cp = s.framework.parallelisms.ep = false;
   s.framework.selective = FrameworkProfile::Selective::none;
   s.framework.max_zero = 0;
