@@ -416,10 +416,22 @@ def figures(cli, all_rows, left_out=None):
             "loso_coverage_by_class": by_class}
 
 
+def tuned_medians(gains, which):
+    """Each vendor-tuned source's median gain of the model's own plan (`which`: 0 with the pick's
+    correction, 1 without), over its jobs that have a plan; a source none of whose jobs has a plan
+    fails the report, since the target could not be measured."""
+    out = {}
+    for f in TUNED:
+        ran = [g[which] for g in gains.get(f, []) if g]
+        if not ran:
+            sys.exit(f"accuracy_report: no own plan for any {f} job: tuned_own_plan_gain cannot be measured")
+        out[f] = statistics.median(ran)
+    return out
+
+
 def tuned_gain(gains):
-    """The largest of the vendor-tuned sources' median gains of the model's own plan (either sign);
-    a job without a plan counts as no gain."""
-    return max(abs(statistics.median(g[0] if g else 0.0 for g in gains[f])) for f in TUNED if f in gains)
+    """The largest of the vendor-tuned sources' median gains of the model's own plan, either sign."""
+    return max(abs(v) for v in tuned_medians(gains, 0).values())
 
 
 def check(cli, all_rows):
@@ -845,7 +857,8 @@ def layout_section(all_rows, fig, gains):
          "published, so it corrects its pick: its step adds the expected excess of the pick when each "
          "way of splitting the model that fits (tp, pp, cp, ep, each with its best micro-batch, "
          "interleaving, ZeRO stage and recompute, which share its error) errs independently by sigma "
-         "(`pick_optimism` in the step, src/core/selection.hpp). Sigma = "
+         "(`pick_optimism` in the step, src/core/selection.hpp; the predictions stand in for the true "
+         "speeds, a plug-in estimate, not Smith and Winkler's Bayesian shrinkage). Sigma = "
          f"{100 * fig['layout_sigma']:.1f}% is the out-of-sample error's spread from one layout of a job to "
          "another over the jobs above (log units, each job's mean error removed; "
          "presets/accuracy/uncertainty.json, `layout_error`). A plan fixed by the user has none. On "
@@ -857,9 +870,9 @@ def layout_section(all_rows, fig, gains):
          f"{fig['picked_best']} of {fig['jobs']}. Where the correction matters, the search's own plans, "
          "it is checked against the layouts vendors tuned: the model's own plan predicted faster than "
          "MLPerf's and NVIDIA's recipes by a median of "
-         + " and ".join(f"{pct(statistics.median(g[1] for g in gains[f] if g))} ({f})" for f in TUNED if f in gains)
+         + " and ".join(f"{pct(v)} ({f})" for f, v in tuned_medians(gains, 1).items())
          + " without the correction, "
-         + " and ".join(f"{pct(statistics.median(g[0] for g in gains[f] if g))}" for f in TUNED if f in gains)
+         + " and ".join(pct(v) for v in tuned_medians(gains, 0).values())
          + f" with it (CI holds both within {100 * TARGETS['tuned_own_plan_gain'][1]:.0f}%, "
          "`tuned_own_plan_gain`; the table below).", "",
          "What no run measures: the model's own plan for each published job (every knob \"auto\" but the "

@@ -276,8 +276,8 @@ TEST(BandTable, StructuralErrorsNameTheField) {
   doc["coverage"]["chip"] = {8, 1024};
   EXPECT_NE(error_of(doc).find("coverage.chip"), std::string::npos);
   doc = one_group_table();
-  doc["layout_error"]["sigma"] = 0.9;
-  EXPECT_EQ(error_of(doc), "bands.json: layout_error.sigma: must be <= 0.5 (got 0.9)");
+  doc["layout_error"]["sigma"] = 0.3;
+  EXPECT_EQ(error_of(doc), "bands.json: layout_error.sigma: must be <= 0.2 (got 0.3)");
   doc = one_group_table();
   doc["layout_error"]["sigmas"] = 0.05;
   EXPECT_NE(error_of(doc).find("layout_error.sigmas"), std::string::npos) << error_of(doc);

@@ -1724,6 +1724,8 @@ TEST(Selection, PickOptimismIsTheExpectedMaximumOfTheErrors) {
   // many normals (3.2414 sigma).
   EXPECT_DOUBLE_EQ(pick_optimism({1.0, std::nan(""), 1.0, INFINITY}, sigma), pick_optimism({1.0, 1.0}, sigma));
   EXPECT_NEAR(pick_optimism(std::vector<double>(1000, 0.0), sigma), sigma * 3.2414, sigma * 1e-3);
+  // Only distances count: speeds of any magnitude give the same.
+  EXPECT_NEAR(pick_optimism({1e300, 1e300}, sigma), sigma / std::sqrt(std::acos(-1.0)), sigma * 1e-4);
 }
 
 // The search's pick adds its expected shortfall as a term of the step, exp(o) - 1 of the rest, o

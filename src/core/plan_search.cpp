@@ -260,7 +260,8 @@ void Search::plan(const ParallelPlan& p, long long batch) {
   if (!best_fit_ || better(e, *best_fit_)) best_fit_ = std::move(e);
 }
 
-// Plans come split by split (Search::layout), so the last split seen is looked at first.
+// Plans of one split mostly come one after another (Search::layout: a mixture's ep alternates
+// inside its interleavings), so the last split seen is looked at first.
 void Search::note_split(const ParallelPlan& p, double per_sequence_s) {
   const std::array<int, 4> key{p.tp, p.pp, p.cp, p.ep};
   if (last_split_ >= splits_.size() || splits_[last_split_].first != key) {
@@ -298,7 +299,7 @@ SearchResult Search::finish() {
               "the batch and names the fixes)");
     }
     res_.best->plans_considered = res_.considered;
-    res_.best->splits_compared = static_cast<int>(splits_.size());
+    res_.best->splits_compared = rq_.kept_pick_optimism ? 0 : static_cast<int>(splits_.size());
     if (truncated_)
       res_.best->warnings.push_back("the plan search stopped after " + std::to_string(kMaxPlans) +
                                     " plans; fix some of tp, pp, cp, ep, vpp, zero, micro_batch and recompute "

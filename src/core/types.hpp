@@ -329,8 +329,10 @@ struct Estimate {
   double checkpoint_bytes = 0;          // weights + optimizer state of what trains (LoRA: the adapters)
   double frozen_weights_bytes = 0;      // LoRA: the base model's weights, kept beside its checkpoints
   int plans_considered = 1;
+  // The plan search's ways of splitting the model that fit (tp, pp, cp, ep); 0 where its pick kept
+  // an earlier search's correction (PlanRequest::kept_pick_optimism).
   int splits_compared = 0;
-  double pick_optimism = 0;             // the plan search's correction of its pick (Scenario::pick_optimism)              // the plan search's ways of splitting the model that fit (tp, pp, cp, ep)
+  double pick_optimism = 0;             // the plan search's correction of its pick (Scenario::pick_optimism)
   double first_stage_layers = 0, last_stage_layers = 0;  // the model's layers on them, as timed
   std::vector<std::string> warnings;
 };

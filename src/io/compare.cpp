@@ -70,7 +70,8 @@ std::vector<std::string> comparison_notes(const std::vector<CompareRow>& rows) {
   });
   if (replanned && fixes_plan(own.request))
     notes.push_back("the scenario's fixed plan is for " + own.instance_id +
-                    "'s hardware; rows on other chips or node sizes take the plan the search finds for them");
+                    "'s hardware; rows on other chips or node sizes take the plan the search finds for them, "
+                    "with the searched plan's expected shortfall, which a fixed plan has not");
   if (own.scenario.accelerator.id.empty()) return notes;
   const Job& j = rows.front().job;
   if (j.cost.engineering.person_weeks > 0)

@@ -283,8 +283,9 @@ const TermModel kTermModels[] = {
     {"pick_optimism", "the plan search picks the fastest-predicted of its ways to split the model (tp, pp, cp, "
                       "ep), each predicted with an error of its own; the one predicted fastest is on average the "
                       "most over-predicted (the optimizer's curse, Smith and Winkler 2006): exp(o) - 1 of the step, "
-                      "o the expected error of the pick when each split's errs by N(0, sigma^2) independently "
-                      "(core/selection.hpp)", ""},
+                      "o the expected error of the pick when each split's errs by N(0, sigma^2) independently, "
+                      "the predictions standing in for the true speeds (core/selection.hpp); a plan fixed in the "
+                      "scenario has none", ""},
 };
 
 ExplainInput network_input(const Job& job, const PresetLibrary& lib) {
@@ -376,7 +377,11 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
   } else if (term == "step_overhead") {
     x.inputs.push_back({"host time a step", format_fixed(a.cal.step_overhead_ms, 0) + " ms", calibration_source(job, lib)});
   } else if (term == "pick_optimism") {
-    x.inputs.push_back({"ways to split the model compared", std::to_string(r.est.splits_compared), "the plan search"});
+    x.inputs.push_back(r.est.splits_compared > 0
+                           ? ExplainInput{"ways to split the model compared", std::to_string(r.est.splits_compared),
+                                          "the plan search"}
+                           : ExplainInput{"ways to split the model compared", "as the last full search",
+                                          "kept while a control is held; the release searches again"});
     x.inputs.push_back({"sigma, the model's error from one layout of a job to another",
                         percent(job.spec.request.layout_error_sigma),
                         "the jobs published with several layouts, predicted out of sample (docs/accuracy.md, "

@@ -47,7 +47,8 @@ Job job_on_nodes(const Job& job, int nodes);
 enum class PlanKept { whole, micro_batch_one, tensor_parallel };
 // The plan knobs the job leaves to the search fixed as `kept` says, except data parallelism,
 // which follows the cluster; the pick keeps the correction of the search that found `searched`
-// (its pick_optimism), so that a preview shows what the release will.
+// (its pick_optimism), so that a preview shows about what the release will (the release searches
+// the changed job again, and its correction with it).
 Job job_with_plan(const Job& job, const Estimate& searched, PlanKept kept);
 
 struct EvaluateOptions {

@@ -41,8 +41,10 @@ struct BandTable {
 BandTable parse_band_table(const Json& doc, const std::string& label);
 // "layout_error": {"sigma", "jobs", "layouts"}, the spread (log units) of the out-of-sample error
 // between the layouts of one job over the jobs published with several, which the plan search's
-// pick is corrected for (PlanRequest::layout_error_sigma); 0 where the table has none.
-constexpr double kMaxLayoutErrorSigma = 0.5;
+// pick is corrected for (PlanRequest::layout_error_sigma); 0 where the table has none. At most
+// 0.2: a model whose error from one layout to another spread wider could not rank layouts at all
+// (the published runs' spread is near 0.06), and its correction would swamp the step.
+constexpr double kMaxLayoutErrorSigma = 0.2;
 double layout_error_sigma(const BandTable& t);
 // The table built into the program (presets/accuracy/uncertainty.json).
 const BandTable& builtin_band_table();

@@ -15,7 +15,8 @@ ImU32 series_color(int i) {
                                  IM_COL32(160, 120, 220, 255), IM_COL32(220, 200, 80, 255),
                                  IM_COL32(90, 200, 200, 255),  IM_COL32(180, 180, 180, 255),
                                  IM_COL32(200, 110, 70, 255),  IM_COL32(120, 150, 90, 255),
-                                 IM_COL32(240, 120, 200, 255), IM_COL32(100, 110, 230, 255)};
+                                 IM_COL32(240, 120, 200, 255), IM_COL32(100, 110, 230, 255),
+                                 IM_COL32(150, 150, 110, 255)};
   return colors[static_cast<unsigned>(i) % (sizeof colors / sizeof colors[0])];
 }
 
