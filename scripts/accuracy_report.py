@@ -11,7 +11,8 @@ refits the calibration (scripts/calibrate.py) without one source family and pred
 rows with the refitted constants. The held-out split (calibrate.held_out, one row in five by id hash) is
 never fitted: its error with the shipped calibration is out of sample too. presets/accuracy/uncertainty.json
 holds, per accelerator and framework, the spread of the out-of-sample (leave-one-source-out) signed
-errors: the estimate's band (src/io/uncertainty) reads it. Its coverage is measured through the CLI:
+errors: the estimate's band (src/io/uncertainty) reads it; and the spread of that error between the
+layouts of one job (`layout_error`), which the plan search corrects its pick by. Its coverage is measured through the CLI:
 on the held-out rows (rebuilt after the file is written), and on each left-out family's rows with a
 table built without it (validate --presets) around the prediction of the refit without it.
 Needs a built CLI (build/release/traincalc or --cli). Standard library only.
@@ -770,8 +771,12 @@ def layout_error(jobs):
     over the jobs: each job's own mean error removed, n - 1 degrees of freedom a job): the error the
     plan search's options differ by. The search's pick is corrected by the optimizer's curse this
     spread implies (src/core/selection.hpp)."""
-    dof = sum(len(o) - 1 for o in jobs)
-    squares = sum(sum((e - statistics.mean(log_errors(o))) ** 2 for e in log_errors(o)) for o in jobs)
+    squares, dof = 0.0, 0
+    for options in jobs:
+        errs = log_errors(options)
+        mean = statistics.mean(errs)
+        squares += sum((e - mean) ** 2 for e in errs)
+        dof += len(errs) - 1
     return math.sqrt(squares / dof) if dof else 0.0
 
 
