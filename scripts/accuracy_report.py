@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Regenerate docs/accuracy.md, docs/accuracy.svg and presets/accuracy/uncertainty.json.
+"""Regenerate docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json and README.md's
+table of the out-of-sample figures (between its two marker lines).
 
   scripts/accuracy_report.py            per-row table, summaries, leave-one-source-out, plot
   scripts/accuracy_report.py --check    write nothing; exit 1 unless the in-sample, held-out and
                                         leave-one-source-out figures and the band's coverage meet
-                                        their targets (TARGETS)
+                                        their targets (TARGETS) and README.md states them
 
 The per-row errors come from `traincalc validate` with the built-in presets. Leave-one-source-out
 refits the calibration (scripts/calibrate.py) without one source family and predicts that family's
@@ -410,11 +411,37 @@ def figures(cli, all_rows, left_out=None):
     lin, ln = (sum(v[i] for v in by_family.values()) for i in (0, 1))
     layouts = layout_figures(job_layouts(all_rows, {**residual, **held_residual}))
     return {**layouts, "mae": mae(fitted), "p90": p90(fitted), "heldout_mae": mae(held), "heldout_p90": p90(held),
-            "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo),
+            "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo), "loso": {f: v["mae"] for f, v in lo.items()},
             "loso_worst": max(v["mae"] for v in lo.values()),
             "heldout_coverage": hin / hn if hn else 0.0, "loso_coverage": lin / ln if ln else 0.0,
             "n_fitted": len(fitted), "n_heldout": len(held), "n_loso": ln, "loso_coverage_by_family": by_family,
-            "loso_coverage_by_class": by_class}
+            "loso_coverage_by_class": by_class, "interval": intervals(all_rows, lo, by_family)}
+
+
+def family_interval(by_family, stat, draws=4000, seed=20261204):
+    """95% interval of a figure over source families like these: the families resampled with
+    replacement, each with all its rows (a cluster bootstrap: rows of one source share their errors,
+    so they are not independent draws; Davison and Hinkley 1997, Section 3.8), percentiles 2.5 and
+    97.5 of `stat` over the resamples. `by_family` maps a family to what `stat` pools (a list of its
+    values); the seed is fixed, so the interval is reproducible."""
+    fams = sorted(by_family)
+    rng = random.Random(seed)
+    got = sorted(stat([v for f in (rng.choice(fams) for _ in fams) for v in by_family[f]]) for _ in range(draws))
+    return got[int(0.025 * (draws - 1))], got[int(0.975 * (draws - 1))]
+
+
+def intervals(all_rows, lo, by_family):
+    """The headline out-of-sample figures' 95% intervals over families (family_interval): the
+    leave-one-source-out mean (one value a family), the held-out MAE (each family's held-out rows) and
+    the band's coverage of sources never seen (each family's rows inside, 1, or outside, 0)."""
+    held = {}
+    for r in all_rows:
+        if counted(r) and calibrate.held_out(r["id"]):
+            held.setdefault(r["family"], []).append(abs(r["error"]))
+    mean = statistics.fmean
+    return {"loso_mean": family_interval({f: [v["mae"]] for f, v in lo.items()}, mean),
+            "heldout_mae": family_interval(held, mean),
+            "loso_coverage": family_interval({f: [1] * v[0] + [0] * (v[1] - v[0]) for f, v in by_family.items()}, mean)}
 
 
 def tuned_medians(gains, which):
@@ -445,12 +472,67 @@ def check(cli, all_rows):
         failed += not ok
         want = f"<= {100 * limit:g}%" if kind == "<=" else f"{100 * limit[0]:g}-{100 * limit[1]:g}%"
         print(f"{'ok  ' if ok else 'FAIL'} {key}: {100 * got[key]:.1f}% (target {want})")
+    stated = readme_block(open(os.path.join(ROOT, "README.md")).read())
+    if stated != readme_lines(all_rows, got):
+        failed += 1
+        print("FAIL README.md's accuracy figures are not today's: run scripts/accuracy_report.py")
     problems = [r for r in all_rows if r["problem"]]
     for r in problems:
         print(f"FAIL row {r['id']}: {r['problem']}")
     failed += len(problems)
     print(f"{len(TARGETS) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+README_BEGIN = "<!-- accuracy figures: written by scripts/accuracy_report.py, checked by tests/accuracy_loso.sh -->"
+README_END = "<!-- end of accuracy figures -->"
+
+
+def readme_lines(all_rows, fig):
+    """README's table of the out-of-sample figures and its in-sample sentence, from the same figures
+    as docs/accuracy.md: written by the report, compared by --check, so README cannot state a figure
+    the model no longer measures."""
+    rows = [r for r in all_rows if counted(r)]
+    fitted = [r for r in rows if not calibrate.held_out(r["id"])]
+    best, worst = (f(fig["loso"], key=fig["loso"].get) for f in (min, max))
+    def on(acc):
+        g = [r for r in fitted if r["accelerator"] == acc]
+        return f"{acc} {100 * mae(g):.1f}%" + (f" ({len(g)} row{'s' if len(g) > 1 else ''})" if len(g) < 5 else "")
+    by_acc = ", ".join(on(acc) for acc in sorted({r["accelerator"] for r in fitted}))
+    regress = sum(1 for r in all_rows if r.get("known_issue"))
+    return [README_BEGIN,
+            "| on runs no fit has seen | error of predicted tokens/s per chip |", "|---|---|",
+            f"| held-out split ({fig['n_heldout']} runs, one in five by id hash) | {100 * fig['heldout_mae']:.1f}% mean "
+            f"absolute ({span(fig, 'heldout_mae')} over source families), 90th percentile {100 * fig['heldout_p90']:.1f}% |",
+            f"| each source family refitted from scratch without it, then predicted ({len(fig['loso'])} families) | "
+            f"{100 * fig['loso_mean']:.1f}% on average ({span(fig, 'loso_mean')}); {100 * fig['loso'][best]:.1f}% "
+            f"({best}) to {100 * fig['loso'][worst]:.1f}% ({worst}) |",
+            "| the estimate's band (p10-p90, what a new source can expect, for the job's class of model: mixture of "
+            f"experts, dense decoder, encoder, ViT) | holds {100 * fig['loso_coverage']:.0f}% of the runs of a source it "
+            f"has never seen ({span(fig, 'loso_coverage', 0)}), counted through the CLI's own band (more for sources "
+            "near their platform's centre, less for those the model misses as a whole); "
+            f"{100 * fig['heldout_coverage']:.0f}% of held-out runs of seen sources |", "",
+            f"In sample (the {len(fitted)} fitted runs) the mean error is {100 * mae(fitted):.1f}%: {by_acc}. "
+            + (f"{regress} rows whose source calls its own figure a regression are shown, not counted." if regress else ""),
+            README_END]
+
+
+def readme_block(text):
+    """The generated lines of README.md (markers included), or None without the markers."""
+    lines = text.split("\n")
+    if README_BEGIN not in lines or README_END not in lines:
+        return None
+    return lines[lines.index(README_BEGIN):lines.index(README_END) + 1]
+
+
+def write_readme(lines):
+    path = os.path.join(ROOT, "README.md")
+    text = open(path).read()
+    old = readme_block(text)
+    if old is None:
+        sys.exit(f"accuracy_report.py: README.md lacks the lines {README_BEGIN!r} and {README_END!r}")
+    with open(path, "w") as f:
+        f.write(text.replace("\n".join(old), "\n".join(lines)))
 
 
 def rebuild(cli):
@@ -476,6 +558,11 @@ PREVIOUS_334 = {"loso_mean": 0.170, "loso_worst": 0.297, "heldout_mae": 0.080, "
                          "SimuMax": 0.218, "torchtitan": 0.265}}
 
 
+def span(fig, key, digits=1):
+    lo, hi = fig["interval"][key]
+    return f"95% interval {100 * lo:.{digits}f}-{100 * hi:.{digits}f}%"
+
+
 def summary_lines(all_rows, fig, lo):
     rows = [r for r in all_rows if counted(r)]
     fitted = [r for r in rows if not calibrate.held_out(r["id"])]
@@ -484,16 +571,17 @@ def summary_lines(all_rows, fig, lo):
          "| figure | previous model, 205 rows (2026-11-30) | previous model, these 334 rows | now |",
          "|---|---|---|---|",
          f"| leave-one-source-out mean (each family refitted out, then predicted) | {100 * PREVIOUS['loso_mean']:.1f}% | "
-         f"{100 * P['loso_mean']:.1f}% | **{100 * fig['loso_mean']:.1f}%** ({len(lo)} families) |",
+         f"{100 * P['loso_mean']:.1f}% | **{100 * fig['loso_mean']:.1f}%** ({len(lo)} families; {span(fig, 'loso_mean')}) |",
          f"| worst family left out | {100 * max(PREVIOUS['loso'].values()):.1f}% | {100 * P['loso_worst']:.1f}% | "
          f"{100 * fig['loso_worst']:.1f}% |",
          f"| held-out split (every row with crc32(id) % 5 == 0, never fitted): MAE | - | {100 * P['heldout_mae']:.1f}% | "
-         f"**{100 * fig['heldout_mae']:.1f}%** (n = {fig['n_heldout']}) |",
+         f"**{100 * fig['heldout_mae']:.1f}%** (n = {fig['n_heldout']}; {span(fig, 'heldout_mae')}) |",
          f"| held-out split: p90 | - | {100 * P['heldout_p90']:.1f}% | {100 * fig['heldout_p90']:.1f}% |",
          f"| band coverage, held-out rows inside the CLI's p10-p90 band (promises 80%) | - | "
          f"{100 * P['heldout_coverage']:.0f}% | **{100 * fig['heldout_coverage']:.0f}%** |",
          f"| band coverage, runs of a source never seen inside the CLI's band built without it | - | "
-         f"{100 * P['loso_coverage']:.0f}% | **{100 * fig['loso_coverage']:.0f}%** (n = {fig['n_loso']}) |",
+         f"{100 * P['loso_coverage']:.0f}% | **{100 * fig['loso_coverage']:.0f}%** (n = {fig['n_loso']}; "
+         f"{span(fig, 'loso_coverage', 0)}) |",
          f"| in sample: fitted rows MAE | {100 * PREVIOUS['mae']:.1f}% | {100 * P['mae']:.1f}% | {100 * fig['mae']:.1f}% "
          f"(n = {fig['n_fitted']}) |",
          f"| in sample: fitted rows p90 | {100 * PREVIOUS['p90']:.1f}% | {100 * P['p90']:.1f}% | {100 * fig['p90']:.1f}% |",
@@ -509,6 +597,11 @@ def summary_lines(all_rows, fig, lo):
          f"{sum(1 for r in all_rows if r.get('known_issue'))} |",
          f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
          f"{sum(1 for r in rows if not r['fits'])} |",
+        "", "The intervals are 95% intervals over source families like these ten: each resamples the families "
+        "with replacement, every family with all its rows, since rows of one source share their errors "
+        "(`family_interval` in the script). They say how far the figure could move on another ten sources, "
+        "not how two versions of the model compare on these: a change is judged on the same families, where "
+        "the refits' flat optima alone move a figure by a few tenths of a point (the entries below).",
         "", "| accelerator | rows | MAE (all rows, shipped calibration) | p90 | bias |", "|---|---|---|---|---|"]
     for acc in sorted({r["accelerator"] for r in rows}):
         g = [r for r in rows if r["accelerator"] == acc]
@@ -1066,6 +1159,7 @@ def main():
         f.write("\n".join(L) + "\n")
     with open(os.path.join(ROOT, "docs/accuracy.svg"), "w") as f:
         f.write(svg_plot(rows))
+    write_readme(readme_lines(all_rows, fig))
     print(f"wrote docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json "
           f"(LOSO {100 * fig['loso_mean']:.1f}%, held-out {100 * fig['heldout_mae']:.1f}%, "
           f"coverage {100 * fig['heldout_coverage']:.0f}% / {100 * fig['loso_coverage']:.0f}%)")
