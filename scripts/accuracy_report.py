@@ -1195,7 +1195,7 @@ def main():
     with open(os.path.join(ROOT, "docs/accuracy.svg"), "w") as f:
         f.write(svg_plot(rows))
     write_readme(readme_lines(all_rows, fig))
-    print(f"wrote docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json "
+    print(f"wrote docs/accuracy.md, docs/accuracy.svg, presets/accuracy/uncertainty.json, README.md's figures "
           f"(LOSO {100 * fig['loso_mean']:.1f}%, held-out {100 * fig['heldout_mae']:.1f}%, "
           f"coverage {100 * fig['heldout_coverage']:.0f}% / {100 * fig['loso_coverage']:.0f}%)")
 
