@@ -410,9 +410,10 @@ def figures(cli, all_rows, left_out=None):
     by_family, by_class = loso_coverage(cli, [r for r in all_rows if counted(r)], residual, unseen_rows, refit_docs)
     lin, ln = (sum(v[i] for v in by_family.values()) for i in (0, 1))
     layouts = layout_figures(job_layouts(all_rows, {**residual, **held_residual}))
+    by_left_out = {f: v["mae"] for f, v in lo.items()}
     return {**layouts, "mae": mae(fitted), "p90": p90(fitted), "heldout_mae": mae(held), "heldout_p90": p90(held),
-            "loso_mean": sum(v["mae"] for v in lo.values()) / len(lo), "loso": {f: v["mae"] for f, v in lo.items()},
-            "loso_worst": max(v["mae"] for v in lo.values()),
+            "loso": by_left_out, "loso_mean": sum(by_left_out.values()) / len(by_left_out),
+            "loso_worst": max(by_left_out.values()),
             "heldout_coverage": hin / hn if hn else 0.0, "loso_coverage": lin / ln if ln else 0.0,
             "n_fitted": len(fitted), "n_heldout": len(held), "n_loso": ln, "loso_coverage_by_family": by_family,
             "loso_coverage_by_class": by_class, "interval": intervals(all_rows, lo, by_family)}

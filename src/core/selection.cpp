@@ -27,7 +27,7 @@ double normal_cdf(double z) {
 
 }  // namespace
 
-double pick_optimism(std::vector<double> log_speeds, double sigma) {
+double pick_optimism(const std::vector<double>& log_speeds, double sigma) {
   if (!(sigma > 0) || !std::isfinite(sigma)) return 0;
   double top = -INFINITY;
   for (double v : log_speeds)

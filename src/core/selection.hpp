@@ -17,6 +17,6 @@ namespace tc {
 // fastest are left out (one is picked with a probability below 1e-9), and non-finite ones. The
 // predictions stand in for the true speeds (a plug-in estimate, not Smith and Winkler's Bayesian
 // shrinkage, which needs a prior over the plans' speeds).
-double pick_optimism(std::vector<double> log_speeds, double sigma);
+double pick_optimism(const std::vector<double>& log_speeds, double sigma);
 
 }  // namespace tc
