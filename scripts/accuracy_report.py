@@ -63,8 +63,9 @@ def counted_by_id(rows):
 
 
 def counted(r):
-    """A row every figure counts: it ran, and its source does not flag its figure as a regression
-    (`known_issue`, shown in the table but never fitted or averaged)."""
+    """A row every figure counts: it ran, and neither its source nor the dataset's curator flags its
+    figure (`known_issue`: a regression the source names, a cell the curator finds contradicted by
+    the source's own rows; shown in the table but never fitted or averaged)."""
     return not r["problem"] and not r.get("known_issue")
 
 
@@ -517,7 +518,7 @@ def readme_lines(all_rows, fig):
             f"{100 * fig['heldout_coverage']:.0f}% of held-out runs of seen sources |", "",
             f"In sample (the {len(fitted)} fitted runs) the mean error is {100 * mae(fitted):.1f}%: "
             + ", ".join(on(acc) for acc in sorted({r["accelerator"] for r in fitted})) + "."
-            + (f" Rows whose source calls its own figure a regression are shown, not counted ({regress})."
+            + (f" Rows whose figure their source calls a regression, or the dataset's curator a likely typo, are shown, not counted ({regress})."
                if regress else ""),
             README_END]
 
@@ -627,7 +628,7 @@ def summary_lines(all_rows, fig, lo):
          f"either sign | - | - | {100 * fig['tuned_own_plan_gain']:.1f}% |",
          f"| rows that cannot be estimated | 0 of 205 | {P['failed']} of 334 | "
          f"{sum(1 for r in all_rows if r['problem'])} of {len(all_rows)} |",
-         f"| rows not counted: their source flags the figure as a regression (`known_issue`) | - | - | "
+         f"| rows not counted: their source names a regression, or the dataset's curator a likely typo (`known_issue`) | - | - | "
          f"{sum(1 for r in all_rows if r.get('known_issue'))} |",
          f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
          f"{sum(1 for r in rows if not r['fits'])} |",

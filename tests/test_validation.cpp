@@ -144,7 +144,7 @@ TEST(Validation, BandHoldsThePrediction) {
 }
 
 // The optional columns: a power cap the row ran at, memory other than its accelerator preset's, and
-// a figure its source flags as a regression.
+// a figure flagged as not to be counted (its source's regression, a likely typo).
 std::string with_columns(std::initializer_list<std::pair<const char*, std::string>> cells) {
   std::string header = kHeader, r = row();
   for (const auto& [name, value] : cells) {

@@ -344,7 +344,7 @@ int cmd_validate(const Args& a) {
     std::printf("\nmean absolute error %.1f%% over %d rows", 100 * sum.mean_abs_error, sum.rows);
     if (sum.failed) std::printf("; %d rows failed: %s", sum.failed, sum.failures.c_str());
     if (sum.known_issues)
-      std::printf("; %d rows left out as their source flags them: %s", sum.known_issues, sum.known.c_str());
+      std::printf("; %d rows left out as flagged (known_issue): %s", sum.known_issues, sum.known.c_str());
     std::printf("\n");
   }
   return 0;
