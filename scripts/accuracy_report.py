@@ -140,6 +140,19 @@ def platform(accelerator):
     return "trainium" if accelerator.startswith("trainium") else "gpu"
 
 
+def loso_by_platform(all_rows, lo):
+    """Leave-one-source-out by platform, one vote a family: the GPU stacks' sources and the Neuron
+    stacks' are missed by different amounts, and a user comparing a GPU instance with a Trainium one
+    reads each side's own figure."""
+    of = {r["family"]: platform(r["accelerator"]) for r in all_rows}
+    by = {}
+    for fam, err in lo.items():
+        by.setdefault(of[fam], []).append(err)
+    names = {"gpu": "NVIDIA GPU sources", "trainium": "Trainium1 sources"}
+    return ", ".join(f"{names[p]} {100 * sum(v) / len(v):.1f}% ({len(v)} families)"
+                     for p, v in sorted(by.items()))
+
+
 def source_biases(rows, residual):
     """How far off a whole source was, by platform: each family's mean out-of-sample error, shrunk
     towards the mean of its platform's families by the share of its spread that is not the noise of
@@ -509,7 +522,8 @@ def readme_lines(all_rows, fig):
             f"90th percentile {100 * fig['heldout_p90']:.1f}% |",
             f"| each source family refitted from scratch without it, then predicted ({len(fig['loso'])} families) "
             f"| {100 * fig['loso_mean']:.1f}% on average ({interval_text(fig, 'loso_mean')}); "
-            f"from {100 * fig['loso'][best]:.1f}% for {best} to {100 * fig['loso'][worst]:.1f}% for {worst} |",
+            f"from {100 * fig['loso'][best]:.1f}% for {best} to {100 * fig['loso'][worst]:.1f}% for {worst}; "
+            f"by platform: {loso_by_platform(all_rows, fig['loso'])} |",
             "| the estimate's band (p10-p90, what a new source can expect, for the job's class of model: "
             "mixture of experts, dense decoder, encoder, ViT) | holds "
             f"{100 * fig['loso_coverage']:.0f}% of the runs of a source it has never seen "
@@ -609,6 +623,7 @@ def summary_lines(all_rows, fig, lo):
          f"{100 * P['loso_mean']:.1f}% | **{100 * fig['loso_mean']:.1f}%** ({len(lo)} families; {interval_text(fig, 'loso_mean')}) |",
          f"| worst family left out | {100 * max(PREVIOUS['loso'].values()):.1f}% | {100 * P['loso_worst']:.1f}% | "
          f"{100 * fig['loso_worst']:.1f}% |",
+         f"| leave-one-source-out mean by platform | - | - | {loso_by_platform(all_rows, fig['loso'])} |",
          f"| held-out split (every row with crc32(id) % 5 == 0, never fitted): MAE | - | {100 * P['heldout_mae']:.1f}% | "
          f"**{100 * fig['heldout_mae']:.1f}%** (n = {fig['n_heldout']}; {interval_text(fig, 'heldout_mae')}) |",
          f"| held-out split: p90 | - | {100 * P['heldout_p90']:.1f}% | {100 * fig['heldout_p90']:.1f}% |",

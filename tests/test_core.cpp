@@ -1039,6 +1039,27 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
   EXPECT_LT(estimate(s).step_time_s, e.step_time_s);
 }
 
+// The per-op policy saves reduce-scatters, not all-gathers: under sequence parallelism a layer's
+// replay runs its two all-gathers again, a quarter of its four collectives' time (forward and
+// backward); without sequence parallelism, its two forward all-reduces, half of it. Hiding every
+// collective (tp_overlap 1) leaves the replay its matmuls and elementwise work alone.
+TEST(Estimate, PerOpCheckpointingReplaysTheCollectivesItDoesNotSave) {
+  Scenario s = h100_scenario();
+  s.framework.selective = FrameworkProfile::Selective::every_other_matmul;
+  s.plan.tp = 8;
+  s.plan.dp = 4;
+  for (const bool sp : {true, false}) {
+    s.plan.sequence_parallel = sp;
+    s.framework.tp_overlap = 1;
+    const double compute_only = breakdown_of(estimate(s), "recompute");
+    s.framework.tp_overlap = 0;
+    const Estimate e = estimate(s);
+    const double tp = breakdown_of(e, "tp_comm");
+    ASSERT_GT(tp, 0);
+    EXPECT_NEAR(breakdown_of(e, "recompute") - compute_only, (sp ? 0.25 : 0.5) * tp, 1e-9 * tp) << sp;
+  }
+}
+
 // Full recompute replays the forward of the transformer layers: 2 FLOPs a parameter and the
 // attention scores, not the output layer, which sits outside the checkpointed blocks.
 TEST(Estimate, FullRecomputeReplaysTheLayersNotTheOutputLayer) {

@@ -1309,9 +1309,15 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankL
                    (L.matmul_fwd + L.attention_fwd + L.memory_fwd + L.tp_fwd + L.cp_fwd + L.ep_fwd +
                     (cached || n <= 0 ? 0.0 : weight_quantization_s(x, r, 1) / n));
   if (sel_rc) mb_recompute = n * L.attention_fwd;
-  // Per-op checkpointing replays every other matmul and every elementwise op, not attention.
-  if (sel_rc && every_other_matmul(s))
-    mb_recompute = n * (replayed_matmul_width(m) / block_matmul_width(m) * L.matmul_fwd + L.memory_fwd);
+  // Per-op checkpointing replays every other matmul and every elementwise op, not attention, and
+  // each forward collective its policy does not save. It saves reduce-scatters (torchtitan's
+  // _save_list; recalled), so under sequence parallelism the all-gathers before the QKV and FFN
+  // GEMMs run again, half the forward's tensor-parallel traffic; without it, the all-reduces.
+  if (sel_rc && every_other_matmul(s)) {
+    const double replayed_tp = pl.sequence_parallel ? 0.5 : 1.0;
+    mb_recompute = n * (replayed_matmul_width(m) / block_matmul_width(m) * L.matmul_fwd + L.memory_fwd +
+                        replayed_tp * L.tp_fwd);
+  }
 
   // Pipeline point-to-point: each virtual stage sends activations forward and gradients back;
   // the scatter-gather optimisation sends 1/tp of the tensor (Narayanan et al. 2021, Section 4.1).
