@@ -144,11 +144,14 @@ def loso_by_platform(all_rows, lo):
     """Leave-one-source-out by platform, one vote a family: the GPU stacks' sources and the Neuron
     stacks' are missed by different amounts, and a user comparing a GPU instance with a Trainium one
     reads each side's own figure."""
-    of = {r["family"]: platform(r["accelerator"]) for r in all_rows}
+    of = {}
+    for r in all_rows:
+        if of.setdefault(r["family"], platform(r["accelerator"])) != platform(r["accelerator"]):
+            raise ValueError(f"family {r['family']} has rows on GPUs and on Trainium: give each platform a family")
     by = {}
     for fam, err in lo.items():
         by.setdefault(of[fam], []).append(err)
-    names = {"gpu": "NVIDIA GPU sources", "trainium": "Trainium1 sources"}
+    names = {"gpu": "NVIDIA GPU sources", "trainium": "Trainium sources"}
     return ", ".join(f"{names[p]} {100 * sum(v) / len(v):.1f}% ({len(v)} families)"
                      for p, v in sorted(by.items()))
 
@@ -514,7 +517,7 @@ def readme_lines(all_rows, fig):
     def on(acc):
         g = [r for r in fitted if r["accelerator"] == acc]
         return f"{acc} {100 * mae(g):.1f}%" + (f" ({len(g)} row{'s' * (len(g) > 1)})" if len(g) < 5 else "")
-    regress = sum(1 for r in all_rows if r.get("known_issue"))
+    flagged = sum(1 for r in all_rows if r.get("known_issue"))
     return [README_BEGIN,
             "| on runs no fit has seen | error of predicted tokens/s per chip |", "|---|---|",
             f"| held-out split ({fig['n_heldout']} runs, one in five by id hash) | "
@@ -532,8 +535,8 @@ def readme_lines(all_rows, fig):
             f"{100 * fig['heldout_coverage']:.0f}% of held-out runs of seen sources |", "",
             f"In sample (the {len(fitted)} fitted runs) the mean error is {100 * mae(fitted):.1f}%: "
             + ", ".join(on(acc) for acc in sorted({r["accelerator"] for r in fitted})) + "."
-            + (f" Rows whose figure their source calls a regression, or the dataset's curator a likely typo, are shown, not counted ({regress})."
-               if regress else ""),
+            + (" Rows whose figure their source calls a regression, or the dataset's curator a likely "
+               f"typo, are shown, not counted ({flagged})." if flagged else ""),
             README_END]
 
 
@@ -850,7 +853,7 @@ def repeated_configurations(all_rows):
             "those columns gives such rows one figure, so these are floors under the families' errors "
             f"(held-out rows included; over all rows, {100 * everything:.1f} points of the mean). Their rows "
             "differ in what no column holds: the Neuron SDK release, torchao's FP8 scaling and torchtitan's "
-            "asynchronous tensor parallelism, FP8 against MXFP8, suspect node counts (all in the notes).")
+            "asynchronous tensor parallelism, FP8 against MXFP8 (all in the notes).")
 
 
 # What the plan search chooses for a job: its knobs.

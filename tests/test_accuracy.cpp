@@ -42,6 +42,7 @@ TEST(Accuracy, PublishedRuns) {
     EXPECT_TRUE(c.problem.empty()) << c.run.id << ": " << c.problem;
     if (!c.problem.empty()) continue;
     ASSERT_TRUE(std::isfinite(c.error)) << c.run.id;
+    if (!c.run.known_issue.empty()) continue;  // shown, never averaged (published_runs.README.md)
     all.push_back(c.error);
     by_acc[c.run.accelerator].push_back(c.error);
     by_family[c.run.family].push_back(c.error);
@@ -54,8 +55,8 @@ TEST(Accuracy, PublishedRuns) {
   std::printf("all: n=%zu MAE %.1f%% p90 %.1f%%\n", all.size(), 100 * mean_abs(all), 100 * p90);
   for (const auto& [k, v] : by_acc) std::printf("  %-12s n=%3zu MAE %.1f%%\n", k.c_str(), v.size(), 100 * mean_abs(v));
   for (const auto& [k, v] : by_family) std::printf("  %-22s n=%3zu MAE %.1f%%\n", k.c_str(), v.size(), 100 * mean_abs(v));
-  // In-sample bars of the shipped calibration (docs/accuracy.md; the out-of-sample ones are in
-  // tests/accuracy_loso.sh). They hold today's figures with a small margin so that a change that
+  // Bars over every counted row, held-out ones included, with the shipped calibration (the
+  // out-of-sample ones are in tests/accuracy_loso.sh). They hold today's figures with a small margin so that a change that
   // loses accuracy fails; issue 10's targets (5% MAE, 12% p90, 8% per accelerator) are not met yet.
   EXPECT_LE(mean_abs(all), 0.095);
   EXPECT_LE(p90, 0.19);

@@ -1040,9 +1040,10 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
 }
 
 // The per-op policy saves reduce-scatters, not all-gathers: under sequence parallelism a layer's
-// replay runs its two all-gathers again, a quarter of its four collectives' time (forward and
-// backward); without sequence parallelism, its two forward all-reduces, half of it. Hiding every
-// collective (tp_overlap 1) leaves the replay its matmuls and elementwise work alone.
+// replay runs its two forward all-gathers again, a quarter of its tensor-parallel time (two
+// all-reduces' worth forward, two backward); without sequence parallelism, its two forward
+// all-reduces, half of it. Hiding every collective (tp_overlap 1) leaves the replay its matmuls and
+// elementwise work alone.
 TEST(Estimate, PerOpCheckpointingReplaysTheCollectivesItDoesNotSave) {
   Scenario s = h100_scenario();
   s.framework.selective = FrameworkProfile::Selective::every_other_matmul;

@@ -1310,9 +1310,11 @@ MicroBatchTimes micro_batch_times(const Ctx& x, const LayerTimes& L, const RankL
                     (cached || n <= 0 ? 0.0 : weight_quantization_s(x, r, 1) / n));
   if (sel_rc) mb_recompute = n * L.attention_fwd;
   // Per-op checkpointing replays every other matmul and every elementwise op, not attention, and
-  // each forward collective its policy does not save. It saves reduce-scatters (torchtitan's
+  // the tensor-parallel collectives its policy does not save. It saves reduce-scatters (torchtitan's
   // _save_list; recalled), so under sequence parallelism the all-gathers before the QKV and FFN
-  // GEMMs run again, half the forward's tensor-parallel traffic; without it, the all-reduces.
+  // GEMMs run again, half the forward's tensor-parallel time on a ring; without it, the
+  // all-reduces. (Its context-parallel ring runs inside the saved attention kernel; the policy
+  // applies to dense models only, every_other_matmul.)
   if (sel_rc && every_other_matmul(s)) {
     const double replayed_tp = pl.sequence_parallel ? 0.5 : 1.0;
     mb_recompute = n * (replayed_matmul_width(m) / block_matmul_width(m) * L.matmul_fwd + L.memory_fwd +

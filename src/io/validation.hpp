@@ -19,8 +19,9 @@ struct PublishedRun {
   double measured_step_time_s = 0;
   std::vector<std::string> notes;  // defaults the row took for fields it left empty
   std::string problem;             // non-empty: the row cannot be checked (names the field)
-  // Non-empty: the source itself says the figure is not what the stack does (a regression it names
-  // and fixed in its next release). Estimated and shown, left out of every mean and of the fit.
+  // Non-empty: why the figure is not counted, the source's own word (a regression it names and fixed
+  // in its next release) or the dataset's curator's (a cell likely mistyped, which the source's own
+  // rows contradict). Estimated and shown, left out of every mean and of the fit.
   std::string known_issue;
 };
 
