@@ -147,7 +147,8 @@ def loso_by_platform(all_rows, lo):
     of = {}
     for r in all_rows:
         if of.setdefault(r["family"], platform(r["accelerator"])) != platform(r["accelerator"]):
-            raise ValueError(f"family {r['family']} has rows on GPUs and on Trainium: give each platform a family")
+            raise ValueError(f"family {r['family']} has rows on GPUs and on Trainium: "
+                             "give each platform a family")
     by = {}
     for fam, err in lo.items():
         by.setdefault(of[fam], []).append(err)
@@ -646,7 +647,8 @@ def summary_lines(all_rows, fig, lo):
          f"either sign | - | - | {100 * fig['tuned_own_plan_gain']:.1f}% |",
          f"| rows that cannot be estimated | 0 of 205 | {P['failed']} of 334 | "
          f"{sum(1 for r in all_rows if r['problem'])} of {len(all_rows)} |",
-         f"| rows not counted: their source names a regression, or the dataset's curator a likely typo (`known_issue`) | - | - | "
+         "| rows not counted: their source names a regression, or the dataset's curator a likely typo "
+         f"(`known_issue`) | - | - | "
          f"{sum(1 for r in all_rows if r.get('known_issue'))} |",
          f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
          f"{sum(1 for r in rows if not r['fits'])} |",
