@@ -62,6 +62,11 @@ def counted_by_id(rows):
     return {r["id"]: r for r in rows if counted(r)}
 
 
+def flagged(rows):
+    """The rows shown but never counted (`known_issue`, counted() below)."""
+    return sum(1 for r in rows if r.get("known_issue"))
+
+
 def counted(r):
     """A row every figure counts: it ran, and neither its source nor the dataset's curator flags its
     figure (`known_issue`: a regression the source names, a cell the curator finds contradicted by
@@ -518,7 +523,7 @@ def readme_lines(all_rows, fig):
     def on(acc):
         g = [r for r in fitted if r["accelerator"] == acc]
         return f"{acc} {100 * mae(g):.1f}%" + (f" ({len(g)} row{'s' * (len(g) > 1)})" if len(g) < 5 else "")
-    flagged = sum(1 for r in all_rows if r.get("known_issue"))
+    n_flagged = flagged(all_rows)
     return [README_BEGIN,
             "| on runs no fit has seen | error of predicted tokens/s per chip |", "|---|---|",
             f"| held-out split ({fig['n_heldout']} runs, one in five by id hash) | "
@@ -537,7 +542,7 @@ def readme_lines(all_rows, fig):
             f"In sample (the {len(fitted)} fitted runs) the mean error is {100 * mae(fitted):.1f}%: "
             + ", ".join(on(acc) for acc in sorted({r["accelerator"] for r in fitted})) + "."
             + (" Rows whose figure their source calls a regression, or the dataset's curator a likely "
-               f"typo, are shown, not counted ({flagged})." if flagged else ""),
+               f"typo, are shown, not counted ({n_flagged})." if n_flagged else ""),
             README_END]
 
 
@@ -649,7 +654,7 @@ def summary_lines(all_rows, fig, lo):
          f"{sum(1 for r in all_rows if r['problem'])} of {len(all_rows)} |",
          "| rows not counted: their source names a regression, or the dataset's curator a likely typo "
          f"(`known_issue`) | - | - | "
-         f"{sum(1 for r in all_rows if r.get('known_issue'))} |",
+         f"{flagged(all_rows)} |",
          f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
          f"{sum(1 for r in rows if not r['fits'])} |",
         "", "The intervals are family-bootstrap intervals: each resamples the source families that have "
