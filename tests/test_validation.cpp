@@ -71,6 +71,28 @@ TEST(Validation, UnknownOrEmptySoftwareTakesTheDefaultAndSaysSo) {
   EXPECT_TRUE(has_note(empty, "software: empty")) << empty.notes.size();
 }
 
+// An FP8 recipe the model does not tell apart (MXFP8's block scales, torchao's rowwise scales) is
+// timed as per-tensor FP8, and the row says so; per-tensor recipes and other precisions say nothing.
+TEST(Validation, AnFp8RecipeTheModelDoesNotTellApartIsNamed) {
+  auto notes_of = [&](const std::string& precision, const std::string& notes) {
+    std::string r = row();
+    r.replace(r.find(",bf16,"), 6, "," + precision + ",");
+    r.replace(r.rfind("published,"), std::string("published,").size(), "published,\"" + notes + "\"");
+    const RunCheck c = check_run(read_published_runs(std::string(kHeader) + r)[0], lib());
+    EXPECT_TRUE(c.problem.empty()) << c.problem;
+    return c;
+  };
+  const RunCheck mx = notes_of("fp8", "precision detail: mxfp8; NVIDIA-NeMo/Megatron-Bridge docs");
+  EXPECT_TRUE(has_note(mx.run, "precision: mxfp8 timed as per-tensor FP8")) << mx.run.notes.size();
+  const RunCheck rw = notes_of("fp8", "recompute detail: selective (per-op SAC); precision detail: fp8 (torchao rowwise) | x");
+  EXPECT_TRUE(has_note(rw.run, "precision: fp8 (torchao rowwise) timed as per-tensor FP8")) << rw.run.notes.size();
+  // The label changes only what the row says: the same layout, the same prediction.
+  EXPECT_DOUBLE_EQ(rw.predicted_tokens_per_s_per_chip, notes_of("fp8", "").predicted_tokens_per_s_per_chip);
+  EXPECT_FALSE(has_note(notes_of("fp8", "precision detail: fp8 (torchao tensorwise); x").run, "precision:"));
+  EXPECT_FALSE(has_note(notes_of("bf16", "precision detail: mxfp8; x").run, "precision:"));
+  EXPECT_FALSE(has_note(notes_of("fp8", "no label here").run, "precision:"));
+}
+
 // A row whose software runs only on the other platform is a problem row that says so.
 TEST(Validation, SoftwareOfTheOtherPlatformIsAProblemNamingTheField) {
   const RunCheck c = check_run(read_published_runs(std::string(kHeader) + row("NeuronX Distributed"))[0], lib());

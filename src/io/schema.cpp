@@ -55,7 +55,11 @@ std::vector<FieldDef> job_fields() {
        {}, "chips"},
       {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
        "", {}, "nodes"},
-      {"precision", "p", T::enumeration, "", 0, 0, "bf16", "Number format of the matrix multiplications.", "",
+      {"precision", "p", T::enumeration, "", 0, 0, "bf16",
+       "Number format of the matrix multiplications. fp8 is timed as per-tensor scaling (Transformer Engine's "
+       "recipes, torchao's tensorwise); MXFP8 and torchao's rowwise scaling ran slower on published layouts "
+       "(7-11% and 26-27%) and are not modelled apart (docs/accuracy.md).",
+       "",
        {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
       {"framework", "fw", T::id, "", 0, 0, "neuronx-distributed on Trainium, else megatron",
        "Framework profile: overlap of communication, gradient precision, and the parallelisms and recompute it "

@@ -96,6 +96,28 @@ std::optional<Json> number_in_notes(const std::string& notes, const std::string&
   return number_or_string(notes.substr(at + key.size(), end - at - key.size()));
 }
 
+// The recipe a row's notes name after "precision detail: " (the dataset's label where its precision
+// column is coarser, tests/data/published_runs.README.md), up to the next ';' or '|', trimmed.
+std::string precision_detail(const std::string& notes) {
+  static const std::string key = "precision detail: ";
+  const size_t at = notes.find(key);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + key.size();
+  const size_t end = std::min(notes.find(';', begin), notes.find('|', begin));
+  std::string d = notes.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  while (!d.empty() && std::isspace(static_cast<unsigned char>(d.back()))) d.pop_back();
+  return d;
+}
+
+// An FP8 recipe whose scales are not one per tensor (MXFP8's blocks, torchao's rows) runs as the
+// model's per-tensor FP8: the row says so, since such runs measured slower than per-tensor ones on
+// the same layouts (docs/accuracy.md).
+void note_fp8_recipe(const PublishedRun& run, std::vector<std::string>& notes) {
+  const std::string d = precision_detail(field(run, "notes"));
+  if (field(run, "precision") != "fp8" || d.empty() || d.find("tensorwise") != std::string::npos) return;
+  notes.push_back("precision: " + d + " timed as per-tensor FP8 (its scaling is not modelled)");
+}
+
 // A positive finite measurement, or 0 when the cell is empty; anything else is the row's problem.
 double measurement(PublishedRun& r, const char* key) {
   const std::string cell = field(r, key);
@@ -375,6 +397,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
     doc["framework"]["base"] = run.framework;
   }
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
+  note_fp8_recipe(run, notes);
   std::string defaults;
   for (const auto& n : notes) append_item(defaults, n, "; ");
   if (!defaults.empty()) doc["description"] = "defaults: " + defaults;
