@@ -91,6 +91,15 @@ TEST(Validation, AnFp8RecipeTheModelDoesNotTellApartIsNamed) {
   EXPECT_FALSE(has_note(notes_of("fp8", "precision detail: fp8 (torchao tensorwise); x").run, "precision:"));
   EXPECT_FALSE(has_note(notes_of("bf16", "precision detail: mxfp8; x").run, "precision:"));
   EXPECT_FALSE(has_note(notes_of("fp8", "no label here").run, "precision:"));
+  EXPECT_FALSE(has_note(notes_of("fp8", "precision detail: FP8 (current scaling)").run, "precision:"));
+  // The label is quoted trimmed, at its end of text, and only as far as it is printable and short:
+  // the scenario's description refuses control characters and long text, and the row stays a row.
+  EXPECT_TRUE(has_note(notes_of("fp8", "precision detail:   MXFP8").run, "precision: MXFP8 timed as"));
+  const RunCheck tab = notes_of("fp8", "precision detail: mxfp8\t(rceil); x");
+  EXPECT_TRUE(has_note(tab.run, "precision: mxfp8 timed as")) << tab.run.notes.size();
+  const RunCheck longer = notes_of("fp8", "precision detail: rowwise " + std::string(5000, 'x'));
+  EXPECT_TRUE(has_note(longer.run, "precision: rowwise xxx")) << longer.run.notes.size();
+  EXPECT_GT(longer.predicted_tokens_per_s_per_chip, 0);
 }
 
 // A row whose software runs only on the other platform is a problem row that says so.

@@ -97,25 +97,35 @@ std::optional<Json> number_in_notes(const std::string& notes, const std::string&
 }
 
 // The recipe a row's notes name after "precision detail: " (the dataset's label where its precision
-// column is coarser, tests/data/published_runs.README.md), up to the next ';' or '|', trimmed.
+// column is coarser, tests/data/published_runs.README.md), up to the next ';', '|' or character
+// that is not printable, trimmed and cut to 40 characters: it is quoted in the row's scenario
+// description, which takes printable text only.
 std::string precision_detail(const std::string& notes) {
-  static const std::string key = "precision detail: ";
+  static const std::string key = "precision detail:";
   const size_t at = notes.find(key);
   if (at == std::string::npos) return "";
-  const size_t begin = at + key.size();
-  const size_t end = std::min(notes.find(';', begin), notes.find('|', begin));
-  std::string d = notes.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  while (!d.empty() && std::isspace(static_cast<unsigned char>(d.back()))) d.pop_back();
+  std::string d;
+  for (size_t i = at + key.size(); i < notes.size() && d.size() < 40; ++i) {
+    const unsigned char c = static_cast<unsigned char>(notes[i]);
+    if (c == ';' || c == '|' || !std::isprint(c)) break;
+    if (c != ' ' || !d.empty()) d.push_back(static_cast<char>(c));
+  }
+  while (!d.empty() && d.back() == ' ') d.pop_back();
   return d;
 }
 
-// An FP8 recipe whose scales are not one per tensor (MXFP8's blocks, torchao's rows) runs as the
-// model's per-tensor FP8: the row says so, since such runs measured slower than per-tensor ones on
-// the same layouts (docs/accuracy.md).
+// An FP8 recipe whose scales are not one per tensor (MXFP8's and other block scales, torchao's
+// rowwise ones) runs as the model's per-tensor FP8: the row says so, since such runs measured
+// mostly slower than per-tensor ones on the same layouts (docs/accuracy.md).
 void note_fp8_recipe(const PublishedRun& run, std::vector<std::string>& notes) {
+  if (field(run, "precision") != "fp8") return;
   const std::string d = precision_detail(field(run, "notes"));
-  if (field(run, "precision") != "fp8" || d.empty() || d.find("tensorwise") != std::string::npos) return;
-  notes.push_back("precision: " + d + " timed as per-tensor FP8 (its scaling is not modelled)");
+  const std::string l = lower(d);
+  for (const char* scaling : {"mxfp8", "block", "rowwise"})
+    if (l.find(scaling) != std::string::npos) {
+      notes.push_back("precision: " + d + " timed as per-tensor FP8 (its scaling is not modelled)");
+      return;
+    }
 }
 
 // A positive finite measurement, or 0 when the cell is empty; anything else is the row's problem.
