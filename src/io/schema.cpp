@@ -56,10 +56,8 @@ std::vector<FieldDef> job_fields() {
       {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
        "", {}, "nodes"},
       {"precision", "p", T::enumeration, "", 0, 0, "bf16",
-       "Number format of the matrix multiplications. fp8 is timed as per-tensor scaling (Transformer Engine's "
-       "delayed or current scaling, torchao's tensorwise). Not modelled apart: MXFP8, which ran 7-11% slower "
-       "in published Llama 3 70B fine-tuning (within 0.5% with LoRA), and torchao's rowwise scaling, 26-34% "
-       "slower than tensorwise on Llama 3 8B and 70B (docs/accuracy.md).",
+       "Number format of the matrix multiplications; fp8 is per-tensor scaling. Not modelled apart: MXFP8 "
+       "(7-11% slower in published runs) and torchao's rowwise scaling (26-34% slower; docs/accuracy.md).",
        "",
        {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
       {"framework", "fw", T::id, "", 0, 0, "neuronx-distributed on Trainium, else megatron",
