@@ -25,6 +25,7 @@ seen by any fit; scripts/accuracy_report.py reports its error as the out-of-samp
 Needs a built CLI (build/release/traincalc, or --cli PATH). Standard library only.
 """
 import argparse
+import atexit
 import csv
 import io
 import json
@@ -32,6 +33,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import datetime
 import zlib
 
@@ -172,14 +174,50 @@ def why(fw, key):
     return WHY.get((fw["id"], key), WHY.get((platform, key), WHY.get(key, "")))
 
 
+# One `traincalc validate --batch` process per thread and CLI build: a fit evaluates thousands of
+# preset variants, and starting the program for each took most of its time. A rebuilt CLI (a new
+# file at the path: the report rebuilds it after the band table changes) gets a new process.
+# Each ends when its stdin closes: at exit, every one is closed and waited for.
+_BATCH = threading.local()
+_STARTED = []
+
+
+def batch_process(cli):
+    procs = _BATCH.__dict__.setdefault("procs", {})
+    st = os.stat(cli)
+    key = (os.path.abspath(cli), st.st_ino, st.st_mtime_ns)
+    p = procs.get(key)
+    if p is None or p.poll() is not None:
+        p = procs[key] = subprocess.Popen([cli, "validate", "--batch"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, text=True)
+        _STARTED.append(p)
+    return p
+
+
+@atexit.register
+def _end_batch_processes():
+    for p in _STARTED:
+        p.stdin.close()
+        p.wait()
+
+
 def run(cli, docs, csv_path):
+    """Every row of csv_path estimated with `docs` (preset files by name) over the built-in presets,
+    as `traincalc validate --format json` gives them."""
     with tempfile.TemporaryDirectory() as d:
         for name, doc in docs.items():
             with open(os.path.join(d, name + ".json"), "w") as f:
-                json.dump(doc, f)
-        out = subprocess.run([cli, "validate", csv_path, "--format", "json", "--presets", d],
-                             capture_output=True, text=True, check=True).stdout
-    return json.loads(out)
+                f.write(json.dumps(doc))  # json.dump encodes in Python, dumps in C: most of a fit's time
+        p = batch_process(cli)
+        p.stdin.write(json.dumps({"csv": csv_path, "presets": d}) + "\n")
+        p.stdin.flush()
+        line = p.stdout.readline()
+    if not line:
+        raise RuntimeError(f"{cli} validate --batch ended (exit code {p.wait()})")
+    out = json.loads(line)
+    if isinstance(out, dict):
+        raise RuntimeError(f"{cli} validate --batch: {out.get('error')}")
+    return out
 
 
 def subset_csv(csv_path, ids, directory, name):

@@ -3,8 +3,9 @@
 # tests/data/published_runs.csv and predicts that family, predicts the held-out split with the
 # shipped calibration, measures the band's coverage, and fails unless every figure meets its target
 # (TARGETS in scripts/accuracy_report.py). Writes nothing.
-# The ten refits start from scratch and run the CLI tens of thousands of times (about 12 minutes on
-# two cores): it is built optimized (preset release, CLI only).
+# The ten refits start from scratch and evaluate tens of thousands of preset variants, each through
+# one long-running `traincalc validate --batch` a thread (about 3 minutes on two cores, 6 when each
+# variant started the CLI anew): it is built optimized (preset release, CLI only).
 # Environment: TRAINCALC_NATIVE_OPTIMIZED (an optimized CLI to use instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."

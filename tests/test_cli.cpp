@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,6 +205,53 @@ TEST(Cli, ListAndHelp) {
   }
   EXPECT_EQ(cli("").status, 2);
   EXPECT_EQ(cli("frobnicate").status, 2);
+}
+
+// `validate --batch` answers each request on stdin with the line `validate --format json` would
+// print, its presets merged for that request alone, and a bad request with an error line naming it,
+// the requests after it answered as before.
+TEST(Cli, ValidateBatchAnswersEachRequestAlone) {
+  const std::string src = TRAINCALC_SOURCE_DIR;
+  const std::string csv = src + "/tests/data/published_runs.csv";
+  const CliRun whole = cli("validate " + csv + " --format json");
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  // A preset directory that slows H100 GEMMs: its rows' predictions move, in its request only.
+  const std::string dir = testing::TempDir() + "tc_batch_" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  nlohmann::json acc = nlohmann::json::parse(std::ifstream(src + "/presets/accelerators.json"));
+  for (auto& a : acc["accelerators"])
+    if (a["id"] == "h100-sxm") a["calibration"]["matmul_efficiency_max"] = 0.3;
+  std::ofstream(dir + "/accelerators.json") << acc.dump();
+  const std::string ok = R"({"csv": ")" + csv + "\"}\n";
+  const CliRun r = cli("validate --batch",
+                       ok + R"({"csv": ")" + csv + R"(", "presets": ")" + dir + "\"}\n" + "not json\n" +
+                           R"({"presets": "x"})" + "\n" + R"({"csv": ")" + csv + R"(", "presets": "/nonexistent"})" +
+                           "\n\n" + ok);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<nlohmann::json> lines;
+  std::stringstream out(r.out);
+  for (std::string line; std::getline(out, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 6u) << r.out.substr(0, 500);
+  EXPECT_EQ(lines[0], nlohmann::json::parse(whole.out));
+  EXPECT_EQ(lines[5], lines[0]);  // the merged presets, and the errors, left nothing behind
+  ASSERT_TRUE(lines[1].is_array());
+  int moved = 0;
+  for (std::size_t i = 0; i < lines[1].size(); ++i) {
+    const bool h100 = lines[1][i]["accelerator"] == "h100-sxm" && lines[1][i]["problem"] == "";
+    moved += lines[1][i]["predicted_tokens_per_s_per_chip"] != lines[0][i]["predicted_tokens_per_s_per_chip"];
+    if (h100) {
+      EXPECT_LT(lines[1][i]["predicted_tokens_per_s_per_chip"], lines[0][i]["predicted_tokens_per_s_per_chip"]);
+    }
+  }
+  EXPECT_GT(moved, 10);
+  EXPECT_EQ(lines[2]["error"].get<std::string>().rfind("request: malformed JSON", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3]["error"], "request.csv: must name the CSV of published runs");
+  EXPECT_NE(lines[4]["error"].get<std::string>().find("/nonexistent"), std::string::npos) << lines[4];
+  // A request line longer than any real one is refused, not read into memory whole.
+  const CliRun big = cli("validate --batch", std::string(1 << 20, ' ') + "\n" + ok);
+  ASSERT_EQ(big.status, 0) << big.err;
+  EXPECT_EQ(big.out.rfind("{\"error\":\"request: over 65536 bytes\"}\n", 0), 0u) << big.out.substr(0, 200);
+  EXPECT_EQ(cli("validate --batch " + csv).status, 2);
 }
 
 // docs/scenario-fields.md is the table the code declares (io/schema.hpp).

@@ -26,6 +26,7 @@ usage:
   traincalc compare FILE.json|-|--link URL  [--instances a,b,c] [--format text|csv|json|markdown]
                                             [--model-config CONFIG.json] [--presets DIR]
   traincalc validate RUNS.csv  [--format text|csv|json] [--row ID]
+  traincalc validate --batch   [--presets DIR]
   traincalc list accelerators|instances|models|frameworks|fields [--format text|json|markdown] [--presets DIR]
   traincalc --help | --version
 
@@ -39,7 +40,11 @@ compare   runs the same job on each instance (the plan searched per instance unl
 validate  estimates every published run of a CSV (tests/data/published_runs.csv) and prints
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
           the scenario of one row and its estimate. Optional columns: power_limit_w, hbm_gib,
-          hbm_tb_per_s, known_issue (tests/data/published_runs.README.md).
+          hbm_tb_per_s, known_issue (tests/data/published_runs.README.md). --batch answers
+          requests on stdin, one JSON object a line, {"csv": RUNS.csv, "presets": DIR} (presets
+          optional, merged over the others for that request alone), each with one line: the rows
+          as --format json prints them, or {"error": "..."}; for scripts that evaluate many preset
+          variants (scripts/calibrate.py) without starting the program each time.
 list      prints the preset ids with their names; fields: the scenario's fields (the reference in
           docs/scenario-fields.md is `list fields --format markdown`).
 --model-config CONFIG.json  a Hugging Face config.json as the scenario's model: the same as
@@ -58,6 +63,7 @@ struct Args {
   std::string model_config;
   std::string link;
   bool has_link = false;
+  bool batch = false;  // validate --batch: requests on stdin
   bool help = false;  // --help or -h anywhere: `traincalc validate --help` asks, it names no file
 };
 
@@ -88,6 +94,8 @@ Args parse_args(int argc, char** argv) {
     } else if (arg == "--link") {
       a.link = value("--link");
       a.has_link = true;
+    } else if (arg == "--batch") {
+      a.batch = true;
     } else if (arg == "--help" || arg == "-h") {
       a.help = true;
     } else if (arg.size() > 1 && arg[0] == '-' && arg != "-" && arg != "--version") {
@@ -293,7 +301,79 @@ int cmd_list(const Args& a) {
   return 0;
 }
 
+// One row of `validate --format json`.
+tc::io::Json run_json(const tc::io::RunCheck& c) {
+  const tc::io::PublishedRun& r = c.run;
+  tc::io::Json notes = tc::io::Json::array();
+  for (const auto& n : r.notes) notes.push_back(n);
+  return {{"id", r.id}, {"family", r.family}, {"accelerator", r.accelerator},
+          {"model", r.model}, {"model_class", c.model_class}, {"framework", r.framework}, {"software", r.software},
+          {"measured_tokens_per_s_per_chip", c.measured_tokens_per_s_per_chip},
+          {"predicted_tokens_per_s_per_chip", c.predicted_tokens_per_s_per_chip},
+          {"band_tokens_per_s_per_chip", {c.band_low_tokens_per_s_per_chip, c.band_high_tokens_per_s_per_chip}},
+          {"error", c.error}, {"fits", c.fits}, {"problem", c.problem},
+          {"known_issue", r.known_issue}, {"notes", notes}};
+}
+
+// A line of stdin up to kMaxRequestBytes; a longer one is read to its end and refused.
+constexpr std::size_t kMaxRequestBytes = 1 << 16;
+bool read_request(std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  int ch = 0;
+  bool any = false;
+  while ((ch = std::cin.get()) != EOF) {
+    any = true;
+    if (ch == '\n') return true;
+    if (line.size() < kMaxRequestBytes) line.push_back(static_cast<char>(ch));
+    else too_long = true;
+  }
+  return any;
+}
+
+// One request of `validate --batch`: the rows of its CSV, evaluated with its presets merged over
+// `base`, as one line of JSON.
+tc::io::Json batch_reply(const std::string& line, const tc::io::PresetLibrary& base) {
+  const tc::io::Json req = tc::io::parse_json(line, "request");
+  tc::io::require_object(req, "request");
+  const auto csv = req.find("csv");
+  if (csv == req.end() || !csv->is_string() || csv->get<std::string>().empty())
+    throw tc::io::InputError("request.csv", "must name the CSV of published runs");
+  tc::io::PresetLibrary lib = base;
+  if (const auto dir = req.find("presets"); dir != req.end()) {
+    if (!dir->is_string() || dir->get<std::string>().empty())
+      throw tc::io::InputError("request.presets", "must name a directory of preset files");
+    tc::io::merge_preset_dir(lib, dir->get<std::string>());
+  }
+  tc::io::Json arr = tc::io::Json::array();
+  for (const auto& r : tc::io::read_published_runs(read_input(csv->get<std::string>())))
+    arr.push_back(run_json(tc::io::check_run(r, lib)));
+  return arr;
+}
+
+// Answers every request, a bad one with {"error": ...}, and ends with stdin.
+int cmd_validate_batch(const Args& a) {
+  if (!a.positional.empty() || !a.row_id.empty() || !a.format.empty())
+    throw UsageError{"validate --batch reads its CSVs from the requests on stdin (no file, --row or --format)"};
+  const tc::io::PresetLibrary base = library(a);
+  std::string line;
+  bool too_long = false;
+  while (read_request(line, too_long)) {
+    if (line.empty() && !too_long) continue;
+    tc::io::Json reply;
+    try {
+      if (too_long) throw tc::io::InputError("request", "over " + std::to_string(kMaxRequestBytes) + " bytes");
+      reply = batch_reply(line, base);
+    } catch (const tc::io::InputError& e) {
+      reply = {{"error", e.what()}};
+    }
+    std::cout << reply.dump() << std::endl;
+  }
+  return 0;
+}
+
 int cmd_validate(const Args& a) {
+  if (a.batch) return cmd_validate_batch(a);
   if (a.positional.size() != 1) throw UsageError{"validate needs a CSV of published runs"};
   const std::string format = a.format.empty() ? "text" : a.format;
   if (format != "text" && format != "csv" && format != "json") throw UsageError{"--format must be text, csv or json"};
@@ -324,15 +404,7 @@ int cmd_validate(const Args& a) {
                       tc::io::format_number(c.measured_tokens_per_s_per_chip),
                       tc::io::format_number(c.predicted_tokens_per_s_per_chip),
                       c.problem.empty() ? err : "", c.problem});
-    tc::io::Json notes = tc::io::Json::array();
-    for (const auto& n : c.run.notes) notes.push_back(n);
-    arr.push_back({{"id", r.id}, {"family", r.family}, {"accelerator", r.accelerator},
-                   {"model", r.model}, {"model_class", c.model_class}, {"framework", r.framework}, {"software", r.software},
-                   {"measured_tokens_per_s_per_chip", c.measured_tokens_per_s_per_chip},
-                   {"predicted_tokens_per_s_per_chip", c.predicted_tokens_per_s_per_chip},
-                   {"band_tokens_per_s_per_chip", {c.band_low_tokens_per_s_per_chip, c.band_high_tokens_per_s_per_chip}},
-                   {"error", c.error}, {"fits", c.fits}, {"problem", c.problem},
-                   {"known_issue", c.run.known_issue}, {"notes", notes}});
+    arr.push_back(run_json(c));
   }
   if (format == "json") {
     std::cout << arr.dump(2) << "\n";
