@@ -31,7 +31,6 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import calibrate  # noqa: E402
@@ -51,10 +50,8 @@ def published_runs():
         return tuple(csv.DictReader(f))
 
 
-def validate(cli, presets_dir=None):
+def validate(cli):
     cmd = [cli, "validate", CSV, "--format", "json"]
-    if presets_dir:
-        cmd += ["--presets", presets_dir]
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
@@ -108,11 +105,7 @@ def loso(cli, rows):
 
     def refit_without(fam):
         docs, fit = calibrate.fit(cli, CSV, {fam})
-        with tempfile.TemporaryDirectory() as d:
-            for name, doc in docs.items():
-                with open(os.path.join(d, name + ".json"), "w") as f:
-                    json.dump(doc, f)
-            family = [r for r in validate(cli, d) if r["family"] == fam and counted(r)]
+        family = [r for r in calibrate.run(cli, docs, CSV) if r["family"] == fam and counted(r)]
         got = [r for r in family if not calibrate.held_out(r["id"])]
         return fam, fit, got, docs, [r for r in family if calibrate.held_out(r["id"])]
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -216,24 +216,27 @@ TEST(Cli, ValidateBatchAnswersEachRequestAlone) {
   const CliRun whole = cli("validate " + csv + " --format json");
   ASSERT_EQ(whole.status, 0) << whole.err;
   // A preset directory that slows H100 GEMMs: its rows' predictions move, in its request only.
-  const std::string dir = testing::TempDir() + "tc_batch_" + std::to_string(getpid());
-  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  const std::filesystem::path dir = testing::TempDir() + "tc_batch_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
   nlohmann::json acc = nlohmann::json::parse(std::ifstream(src + "/presets/accelerators.json"));
   for (auto& a : acc["accelerators"])
     if (a["id"] == "h100-sxm") a["calibration"]["matmul_efficiency_max"] = 0.3;
-  std::ofstream(dir + "/accelerators.json") << acc.dump();
-  const std::string ok = R"({"csv": ")" + csv + "\"}\n";
+  std::ofstream(dir / "accelerators.json") << acc.dump();
+  auto req = [](nlohmann::json j) { return j.dump() + "\n"; };
+  const std::string ok = req({{"csv", csv}});
   const CliRun r = cli("validate --batch",
-                       ok + R"({"csv": ")" + csv + R"(", "presets": ")" + dir + "\"}\n" + "not json\n" +
-                           R"({"presets": "x"})" + "\n" + R"({"csv": ")" + csv + R"(", "presets": "/nonexistent"})" +
-                           "\n\n" + ok);
+                       ok + req({{"csv", csv}, {"presets", dir.string()}}) + "not json\r\n" +
+                           req({{"presets", "x"}}) + req({{"csv", csv}, {"presets", "/nonexistent"}}) + "\r\n\n" +
+                           req({{"csv", "-"}}) + req({{"csv", csv}, {"preset", dir.string()}}) +
+                           req({{"csv", "/nonexistent.csv"}}) + "{\"csv\": \"\xff\"}\n" + ok.substr(0, ok.size() - 1));
+  std::filesystem::remove_all(dir);
   ASSERT_EQ(r.status, 0) << r.err;
   std::vector<nlohmann::json> lines;
   std::stringstream out(r.out);
   for (std::string line; std::getline(out, line);) lines.push_back(nlohmann::json::parse(line));
-  ASSERT_EQ(lines.size(), 6u) << r.out.substr(0, 500);
+  ASSERT_EQ(lines.size(), 10u) << r.out.substr(0, 500);
   EXPECT_EQ(lines[0], nlohmann::json::parse(whole.out));
-  EXPECT_EQ(lines[5], lines[0]);  // the merged presets, and the errors, left nothing behind
+  EXPECT_EQ(lines[9], lines[0]);  // the merged presets, and the errors, left nothing behind
   ASSERT_TRUE(lines[1].is_array());
   int moved = 0;
   for (std::size_t i = 0; i < lines[1].size(); ++i) {
@@ -244,13 +247,23 @@ TEST(Cli, ValidateBatchAnswersEachRequestAlone) {
     }
   }
   EXPECT_GT(moved, 10);
-  EXPECT_EQ(lines[2]["error"].get<std::string>().rfind("request: malformed JSON", 0), 0u) << lines[2];
-  EXPECT_EQ(lines[3]["error"], "request.csv: must name the CSV of published runs");
-  EXPECT_NE(lines[4]["error"].get<std::string>().find("/nonexistent"), std::string::npos) << lines[4];
+  auto error = [&](std::size_t i) { return lines[i].value("error", std::string("(no error)")); };
+  EXPECT_EQ(error(2).rfind("request: malformed JSON", 0), 0u) << error(2);
+  EXPECT_EQ(error(3), "request.csv: must name the CSV of published runs (a file)");
+  EXPECT_EQ(error(4), "/nonexistent: not a directory");
+  EXPECT_EQ(error(5), "request.csv: must name the CSV of published runs (a file)");  // stdin holds the requests
+  EXPECT_EQ(error(6), "request.preset: is not a request field (csv, presets)");
+  EXPECT_EQ(error(7), "request.csv: /nonexistent.csv: cannot be opened");
+  EXPECT_EQ(error(8).rfind("request: malformed JSON", 0), 0u) << error(8);  // not UTF-8, quoted as U+FFFD
   // A request line longer than any real one is refused, not read into memory whole.
   const CliRun big = cli("validate --batch", std::string(1 << 20, ' ') + "\n" + ok);
   ASSERT_EQ(big.status, 0) << big.err;
-  EXPECT_EQ(big.out.rfind("{\"error\":\"request: over 65536 bytes\"}\n", 0), 0u) << big.out.substr(0, 200);
+  std::stringstream big_out(big.out);
+  std::string first, second;
+  std::getline(big_out, first);
+  std::getline(big_out, second);
+  EXPECT_EQ(first, "{\"error\":\"request: over 65536 bytes\"}");
+  EXPECT_EQ(nlohmann::json::parse(second), lines[0]);
   EXPECT_EQ(cli("validate --batch " + csv).status, 2);
 }
 

@@ -41,10 +41,11 @@ validate  estimates every published run of a CSV (tests/data/published_runs.csv)
           the signed error on tokens/s per chip, per row and in aggregate; --row ID prints
           the scenario of one row and its estimate. Optional columns: power_limit_w, hbm_gib,
           hbm_tb_per_s, known_issue (tests/data/published_runs.README.md). --batch answers
-          requests on stdin, one JSON object a line, {"csv": RUNS.csv, "presets": DIR} (presets
-          optional, merged over the others for that request alone), each with one line: the rows
-          as --format json prints them, or {"error": "..."}; for scripts that evaluate many preset
-          variants (scripts/calibrate.py) without starting the program each time.
+          requests on stdin, one JSON object a line of at most 64 KiB, {"csv": RUNS.csv,
+          "presets": DIR} (presets optional, merged over the others for that request alone), each
+          with one line: the rows --format json prints, on one line, or {"error": "..."}; blank
+          lines are skipped. For scripts that evaluate many preset variants (scripts/calibrate.py)
+          without starting the program each time.
 list      prints the preset ids with their names; fields: the scenario's fields (the reference in
           docs/scenario-fields.md is `list fields --format markdown`).
 --model-config CONFIG.json  a Hugging Face config.json as the scenario's model: the same as
@@ -315,7 +316,8 @@ tc::io::Json run_json(const tc::io::RunCheck& c) {
           {"known_issue", r.known_issue}, {"notes", notes}};
 }
 
-// A line of stdin up to kMaxRequestBytes; a longer one is read to its end and refused.
+// A line of stdin up to kMaxRequestBytes, without its line ending; a longer one is read to its end
+// and refused.
 constexpr std::size_t kMaxRequestBytes = 1 << 16;
 bool read_request(std::string& line, bool& too_long) {
   line.clear();
@@ -324,11 +326,23 @@ bool read_request(std::string& line, bool& too_long) {
   bool any = false;
   while ((ch = std::cin.get()) != EOF) {
     any = true;
-    if (ch == '\n') return true;
+    if (ch == '\n') break;
     if (line.size() < kMaxRequestBytes) line.push_back(static_cast<char>(ch));
     else too_long = true;
   }
+  if (!too_long && !line.empty() && line.back() == '\r') line.pop_back();
   return any;
+}
+
+// A request's path: a non-empty string without NUL (which would cut the path short), and not "-":
+// stdin carries the requests.
+std::string request_path(const tc::io::Json& req, const char* key, const char* what) {
+  const std::string field = std::string("request.") + key;
+  const auto it = req.find(key);
+  if (it == req.end() || !it->is_string() || it->get<std::string>().empty() ||
+      it->get<std::string>().find('\0') != std::string::npos || it->get<std::string>() == "-")
+    throw tc::io::InputError(field, std::string("must name ") + what);
+  return it->get<std::string>();
 }
 
 // One request of `validate --batch`: the rows of its CSV, evaluated with its presets merged over
@@ -336,22 +350,24 @@ bool read_request(std::string& line, bool& too_long) {
 tc::io::Json batch_reply(const std::string& line, const tc::io::PresetLibrary& base) {
   const tc::io::Json req = tc::io::parse_json(line, "request");
   tc::io::require_object(req, "request");
-  const auto csv = req.find("csv");
-  if (csv == req.end() || !csv->is_string() || csv->get<std::string>().empty())
-    throw tc::io::InputError("request.csv", "must name the CSV of published runs");
+  for (const auto& [key, value] : req.items())
+    if (key != "csv" && key != "presets") throw tc::io::InputError("request." + key, "is not a request field (csv, presets)");
+  const std::string csv = request_path(req, "csv", "the CSV of published runs (a file)");
   tc::io::PresetLibrary lib = base;
-  if (const auto dir = req.find("presets"); dir != req.end()) {
-    if (!dir->is_string() || dir->get<std::string>().empty())
-      throw tc::io::InputError("request.presets", "must name a directory of preset files");
-    tc::io::merge_preset_dir(lib, dir->get<std::string>());
+  if (req.contains("presets")) tc::io::merge_preset_dir(lib, request_path(req, "presets", "a directory of preset files"));
+  std::string text;
+  try {
+    text = read_input(csv);
+  } catch (const tc::io::InputError& e) {
+    throw tc::io::InputError("request.csv", e.what());
   }
   tc::io::Json arr = tc::io::Json::array();
-  for (const auto& r : tc::io::read_published_runs(read_input(csv->get<std::string>())))
-    arr.push_back(run_json(tc::io::check_run(r, lib)));
+  for (const auto& r : tc::io::read_published_runs(text)) arr.push_back(run_json(tc::io::check_run(r, lib)));
   return arr;
 }
 
-// Answers every request, a bad one with {"error": ...}, and ends with stdin.
+// Answers every request, a bad one with {"error": ...}, and ends with stdin. Bytes that are not
+// UTF-8 (in a path or a CSV cell) are printed as U+FFFD rather than ending the batch.
 int cmd_validate_batch(const Args& a) {
   if (!a.positional.empty() || !a.row_id.empty() || !a.format.empty())
     throw UsageError{"validate --batch reads its CSVs from the requests on stdin (no file, --row or --format)"};
@@ -367,7 +383,7 @@ int cmd_validate_batch(const Args& a) {
     } catch (const tc::io::InputError& e) {
       reply = {{"error", e.what()}};
     }
-    std::cout << reply.dump() << std::endl;
+    std::cout << reply.dump(-1, ' ', false, tc::io::Json::error_handler_t::replace) << std::endl;
   }
   return 0;
 }
