@@ -337,12 +337,11 @@ bool read_request(std::string& line, bool& too_long) {
 // A request's path: a non-empty string without NUL (which would cut the path short), and not "-":
 // stdin carries the requests.
 std::string request_path(const tc::io::Json& req, const char* key, const char* what) {
-  const std::string field = std::string("request.") + key;
   const auto it = req.find(key);
-  if (it == req.end() || !it->is_string() || it->get<std::string>().empty() ||
-      it->get<std::string>().find('\0') != std::string::npos || it->get<std::string>() == "-")
-    throw tc::io::InputError(field, std::string("must name ") + what);
-  return it->get<std::string>();
+  const std::string path = it != req.end() && it->is_string() ? it->get<std::string>() : "";
+  if (path.empty() || path == "-" || path.find('\0') != std::string::npos)
+    throw tc::io::InputError(std::string("request.") + key, std::string("must name ") + what);
+  return path;
 }
 
 // One request of `validate --batch`: the rows of its CSV, evaluated with its presets merged over
