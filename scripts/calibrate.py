@@ -129,6 +129,8 @@ def find_cli(path):
 # The mechanism behind a fitted overlap, kept beside the fit in the preset's source note.
 WHY = {"tp_overlap": ". Mechanism: Megatron-Core overlaps tensor-parallel collectives with GEMMs "
                      "(--tp-comm-overlap, Transformer Engine userbuffers)",
+       "async_tp_overlap": ". Mechanism: PyTorch's async TP runs each TP collective in chunks behind its "
+                           "GEMM (torch.compile micro-pipelining); runs with it beside their twins without",
        "ep_overlap": ". Mechanism: Megatron-Core can overlap one micro-batch's expert-parallel "
                      "all-to-all with another's compute in the 1F1B steady state "
                      "(--overlap-moe-expert-parallel-comm); recalled, not re-checked",
@@ -156,7 +158,7 @@ FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0
                            ("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
               "megatron-lm": [("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
               "megatron-2021": [("elementwise_kernels_per_layer", 2, 40, 10)],
-              "fsdp": [("elementwise_kernels_per_layer", 4, 150, 20)],
+              "fsdp": [("elementwise_kernels_per_layer", 4, 150, 20), ("async_tp_overlap", 0.0, 0.95, 0.0)],
               "deepspeed-zero3": [("dp_overlap", 0.0, 0.95, 0.85)],
               "neuronx-distributed": [("dp_overlap", 0.0, 0.95, 0.2)],
               "neuron-nemo-megatron": [("dp_overlap", 0.0, 0.95, 0.2), ("elementwise_kernels_per_layer", 2, 40, 8)],

@@ -231,6 +231,8 @@ Case random_valid(Gen& g, const std::string& model_id, const std::string& instan
   d["flash_attention"] = g.coin(0.8);
   d["master_weights"] = g.coin(0.8);
   d["fp32_loss_logits"] = g.coin(0.8);
+  d["async_tp"] = g.coin(0.2);
+  d["fp8_scaling"] = g.pick(std::vector<std::string>{"per_tensor", "rowwise"});
 
   const int mode = g.uniform(0, 2);
   Json t;
@@ -558,6 +560,8 @@ const std::vector<Breakage>& breakages() {
       {"flash_attention", [](Json& d, Gen&) { d["flash_attention"] = "yes"; }},
       {"master_weights", [](Json& d, Gen&) { d["master_weights"] = 1; }},
       {"fp32_loss_logits", [](Json& d, Gen&) { d["fp32_loss_logits"] = "no"; }},
+      {"async_tp", [](Json& d, Gen&) { d["async_tp"] = "on"; }},
+      {"fp8_scaling", [](Json& d, Gen&) { d["fp8_scaling"] = "columnwise"; }},
       {"recompute_layers", [](Json& d, Gen&) { d["recompute_layers"] = -3; }},
       {"recompute_layers", [](Json& d, Gen&) {
          d["recompute"] = "none";

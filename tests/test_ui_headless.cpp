@@ -974,7 +974,7 @@ TEST(UrlState, RoundTripsEveryEditableField) {
       {"compare_instances", {"trn2.48xlarge", "p5.48xlarge"}}, {"micro_batch", "auto"}, {"global_batch", 512},
       {"parallel", {{"tp", 8}, {"pp", "auto"}, {"zero", 1}, {"sequence_parallel", true}, {"last_stage_layers", 6}}},
       {"recompute", "full"},
-      {"recompute_layers", 12}, {"fp32_loss_logits", false},
+      {"recompute_layers", 12}, {"fp32_loss_logits", false}, {"fp8_scaling", "rowwise"}, {"async_tp", true},
       {"training", {{"mode", "lora"}, {"samples", 52000}, {"epochs", 3}, {"lora_rank", 16}}},
       {"flash_attention", false}, {"framework", "megatron"},
       {"pricing", {{"mix", {{{"tier", "on_demand"}, {"fraction", 0.2}, {"fallback", "capacity_block"}},

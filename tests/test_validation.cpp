@@ -63,6 +63,22 @@ TEST(Validation, AReleaseEntryChangesOnlyWhatItNames) {
   EXPECT_DOUBLE_EQ(predicted("Megatron-Bridge 25.11", dense), predicted("Megatron-Bridge", dense));
 }
 
+// torchtitan's runs with asynchronous tensor parallelism name it in their software: the same fsdp
+// profile with the scenario's async_tp on, faster than the same row without it at tp 8.
+TEST(Validation, AsyncTensorParallelRowsTurnItOn) {
+  auto check = [&](const std::string& software) {
+    std::string r = row(software);
+    r.replace(r.find("bf16,1,1,8,1,1,1,no"), std::string("bf16,1,1,8,1,1,1,no").size(), "bf16,8,1,1,1,1,1,yes");
+    const PublishedRun run = read_published_runs(std::string(kHeader) + r)[0];
+    EXPECT_EQ(run.framework, "fsdp");
+    const RunCheck c = check_run(run, lib());
+    EXPECT_TRUE(c.problem.empty()) << c.problem;
+    EXPECT_EQ(scenario_for_run(run, lib()).value("async_tp", false), software.find("async") != std::string::npos);
+    return c.predicted_tokens_per_s_per_chip;
+  };
+  EXPECT_GT(check("torchtitan (FSDP2 + async TP)"), 1.01 * check("torchtitan (FSDP2)"));
+}
+
 TEST(Validation, UnknownOrEmptySoftwareTakesTheDefaultAndSaysSo) {
   const auto unknown = read_published_runs(std::string(kHeader) + row("MyFork 0.1"))[0];
   EXPECT_EQ(unknown.framework, "megatron");
@@ -71,8 +87,8 @@ TEST(Validation, UnknownOrEmptySoftwareTakesTheDefaultAndSaysSo) {
   EXPECT_TRUE(has_note(empty, "software: empty")) << empty.notes.size();
 }
 
-// An FP8 recipe the model does not tell apart (MXFP8's block scales, torchao's rowwise scales) is
-// timed as per-tensor FP8, and the row says so; per-tensor recipes and other precisions say nothing.
+// An FP8 recipe the model does not tell apart (MXFP8's block scales) is timed as per-tensor FP8, and
+// the row says so; per-tensor recipes, rowwise (modelled) and other precisions say nothing.
 TEST(Validation, AnFp8RecipeTheModelDoesNotTellApartIsNamed) {
   auto notes_of = [&](const std::string& precision, const std::string& notes) {
     std::string r = row();
@@ -84,10 +100,17 @@ TEST(Validation, AnFp8RecipeTheModelDoesNotTellApartIsNamed) {
   };
   const RunCheck mx = notes_of("fp8", "precision detail: mxfp8; NVIDIA-NeMo/Megatron-Bridge docs");
   EXPECT_TRUE(has_note(mx.run, "precision: mxfp8 timed as per-tensor FP8")) << mx.run.notes.size();
-  const RunCheck rw = notes_of("fp8", "recompute detail: selective (per-op SAC); precision detail: fp8 (torchao rowwise) | x");
-  EXPECT_TRUE(has_note(rw.run, "precision: fp8 (torchao rowwise) timed as per-tensor FP8")) << rw.run.notes.size();
   // The label changes only what the row says: the same layout, the same prediction.
-  EXPECT_DOUBLE_EQ(rw.predicted_tokens_per_s_per_chip, notes_of("fp8", "").predicted_tokens_per_s_per_chip);
+  EXPECT_DOUBLE_EQ(mx.predicted_tokens_per_s_per_chip, notes_of("fp8", "").predicted_tokens_per_s_per_chip);
+  // torchao's rowwise scaling is modelled (fp8_scaling): the row runs with it, slower, and says nothing.
+  const RunCheck rw = notes_of("fp8", "recompute detail: selective (per-op SAC); precision detail: fp8 (torchao rowwise) | x");
+  EXPECT_FALSE(has_note(rw.run, "precision:")) << rw.run.notes.size();
+  EXPECT_LT(rw.predicted_tokens_per_s_per_chip, 0.99 * notes_of("fp8", "").predicted_tokens_per_s_per_chip);
+  EXPECT_EQ(scenario_for_run(rw.run, lib()).value("fp8_scaling", ""), "rowwise");
+  // A label naming block scales is timed as per-tensor FP8, whatever else it says.
+  const RunCheck both = notes_of("fp8", "precision detail: mxfp8 rowwise; x");
+  EXPECT_TRUE(has_note(both.run, "precision: mxfp8 rowwise timed as")) << both.run.notes.size();
+  EXPECT_FALSE(scenario_for_run(both.run, lib()).contains("fp8_scaling"));
   EXPECT_FALSE(has_note(notes_of("fp8", "precision detail: fp8 (torchao tensorwise); x").run, "precision:"));
   EXPECT_FALSE(has_note(notes_of("bf16", "precision detail: mxfp8; x").run, "precision:"));
   EXPECT_FALSE(has_note(notes_of("fp8", "no label here").run, "precision:"));
@@ -97,8 +120,8 @@ TEST(Validation, AnFp8RecipeTheModelDoesNotTellApartIsNamed) {
   EXPECT_TRUE(has_note(notes_of("fp8", "precision detail:   MXFP8").run, "precision: MXFP8 timed as"));
   const RunCheck tab = notes_of("fp8", "precision detail: mxfp8\t(rceil); x");
   EXPECT_TRUE(has_note(tab.run, "precision: mxfp8 timed as")) << tab.run.notes.size();
-  const RunCheck longer = notes_of("fp8", "precision detail: rowwise " + std::string(5000, 'x'));
-  EXPECT_TRUE(has_note(longer.run, "precision: rowwise xxx")) << longer.run.notes.size();
+  const RunCheck longer = notes_of("fp8", "precision detail: mxfp8 " + std::string(5000, 'x'));
+  EXPECT_TRUE(has_note(longer.run, "precision: mxfp8 xxx")) << longer.run.notes.size();
   EXPECT_GT(longer.predicted_tokens_per_s_per_chip, 0);
 }
 

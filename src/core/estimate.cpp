@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/collectives.hpp"
+#include "core/cost.hpp"
 #include "core/params.hpp"
 #include "core/text.hpp"
 
@@ -41,6 +42,7 @@ double operand_bytes(Precision p) {
 }
 // Precisions whose GEMM operands are quantized from 16-bit activations.
 bool low_precision(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
+bool rowwise_fp8(const Scenario& s) { return s.precision == Precision::fp8 && s.fp8_scaling == Fp8Scaling::rowwise; }
 // torchtitan's per-op selective checkpointing (torchtitan parallelize.py, _apply_ac_to_transformer_block,
 // mode "op": save the outputs of matmuls and of the attention kernel "except every second mm").
 // Dense blocks only: an MoE block's grouped expert GEMMs fall outside its list.
@@ -522,8 +524,20 @@ void layer_memory(const Ctx& x, LayerTimes& r) {
   // activation, write the operand): FP8/FP4 recipes quantize 16-bit ones (1.5 activation-sized
   // elements for FP8), and Neuron's auto-cast turns FP32 matmul inputs into BF16 ones (neuronx-cc
   // --auto-cast matmult, its default). The inputs of QKV, O, FFN in and out.
-  if (x.op_bytes < x.act_bytes)
-    elems += (1.0 + x.op_bytes / x.act_bytes) * (rep * 2.0 * h + h / t + moe_factor * f / t);
+  const double cast = 1.0 + x.op_bytes / x.act_bytes;
+  if (x.op_bytes < x.act_bytes) elems += cast * (rep * 2.0 * h + h / t + moe_factor * f / t);
+  // Rowwise scales run along the dimension a GEMM reduces, so the weight gradient, which reduces
+  // over tokens, needs its input and its output gradient quantized again from their 16-bit copies
+  // (torchao's Float8Linear with axiswise scaling), and a tensor-parallel input is gathered in 16
+  // bits and quantized whole rather than quantized before the gather (per-tensor recipes).
+  double requantized = 0;
+  if (rowwise_fp8(x.sc)) {
+    elems += cast * (1.0 - rep) * 2.0 * h;
+    const double inputs = 2.0 * h + h / t + moe_factor * f / t;
+    const double output_grads = attention_width(m) / t + 2.0 * x.kv_local + h +
+                                moe_factor * ((m.gated_ffn ? 2.0 : 1.0) * f / t + h);
+    requantized = cast * (inputs + output_grads);
+  }
   // Token routing of a mixture-of-experts layer (Megatron-Core's token dispatcher): the router's
   // logits, softmax and top-k over E experts, then each token copied to its top_k slots before the
   // experts (permute: read h, write k h) and gathered back after them (read k h, write h).
@@ -535,7 +549,7 @@ void layer_memory(const Ctx& x, LayerTimes& r) {
   // Each elementwise kernel also pays the per-kernel cost; backward launches twice as many.
   const double launches = kernels * x.kernel_s();
   r.memory_fwd = T * elems * x.act_bytes / x.hbm_bytes_per_s + launches;
-  r.memory_bwd = 2.0 * (r.memory_fwd);
+  r.memory_bwd = 2.0 * (r.memory_fwd) + T * requantized * x.act_bytes / x.hbm_bytes_per_s;
 }
 
 void layer_communication(const Ctx& x, LayerTimes& r) {
@@ -548,9 +562,9 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   if (pl.tp > 1) {
     const double bytes = T * h * x.act_bytes;
     // The overlap splits each collective into peer-to-peer chunks behind the GEMM over the node's
-    // shared memory (Transformer Engine's userbuffers, CUDA IPC handles): a tp group that spans
-    // nodes runs its collectives unhidden.
-    const double hidden = pl.tp <= x.devices_per_node ? x.sc.framework.tp_overlap : 0.0;
+    // shared memory (Transformer Engine's userbuffers, CUDA IPC handles; PyTorch's symmetric memory
+    // for asynchronous TP): a tp group that spans nodes runs its collectives unhidden.
+    const double hidden = pl.tp <= x.devices_per_node ? tp_hidden_share(x.sc, pl) : 0.0;
     const double one = x.group_all_reduce_s(bytes, pl.tp, 1) * (1.0 - hidden);
     r.tp_fwd = 2 * one;
     r.tp_bwd = 2 * one;
@@ -842,6 +856,18 @@ AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl) {
     k.efficiency = c.attention_efficiency;
   }
   return k;
+}
+
+bool async_tp_available(const Scenario& s) { return s.framework.async_tp_overlap > 0 && !is_neuron(s.accelerator); }
+
+bool runs_async_tp(const Scenario& s) { return s.async_tp && async_tp_available(s); }
+
+double tp_hidden_share(const Scenario& s, const ParallelPlan& pl) {
+  if (!pl.sequence_parallel) return 0;
+  // A rowwise recipe gathers the input in 16 bits and casts it whole before its GEMM: torchtitan
+  // measured asynchronous TP 4-6% faster than vanilla on rowwise runs against 9-16% on BF16 and
+  // tensorwise ones (tests/data/published_runs.csv, TTITAN-ASYNCTP).
+  return (rowwise_fp8(s) ? 0.5 : 1.0) * (runs_async_tp(s) ? s.framework.async_tp_overlap : s.framework.tp_overlap);
 }
 
 double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank) {
@@ -1263,7 +1289,9 @@ Ctx::Pass edge_on_rank(const Ctx& x, const EdgeTimes& E, int rank) {
 double weight_quantization_s(const Ctx& x, const RankLayers& r, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
   const double held = dense_params(x, r, true) + expert_params(x, r.routed);
-  return held * (2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
+  // Rowwise scaling quantizes each copy along its own axis from the 16-bit weight: a read each.
+  const bool rowwise = rowwise_fp8(x.sc);
+  return held * ((rowwise ? copies : 1) * 2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
 // The link between pipeline ranks `distance` devices apart in Megatron's rank order: the network
@@ -1566,6 +1594,8 @@ void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
                            "): KV heads are replicated");
   if (pl.tp > x.devices_per_node)
     out.warnings.push_back("tp (" + num(pl.tp) + ") spans nodes: its collectives cross the network");
+  if (x.sc.async_tp && !runs_async_tp(x.sc))
+    out.warnings.push_back("async_tp: framework " + x.sc.framework.id + " does not run async TP; its TP overlap applies");
   if (pl.tp > 1 && !pl.sequence_parallel)
     out.warnings.push_back("tensor parallelism without sequence parallelism replicates norm and "
                            "dropout activations on every tp rank");

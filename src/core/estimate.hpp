@@ -60,6 +60,17 @@ AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl);
 // experts: with E experts in ep equal groups and top_k drawn without repeats, a rank is missed
 // with probability C(E - E/ep, k) / C(E, k).
 double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank);
+// PyTorch's asynchronous tensor parallelism runs where the framework has a share for it and the chip
+// is a GPU (it works through CUDA's symmetric memory); a job turns it on with `async_tp`.
+bool async_tp_available(const Scenario& s);
+bool runs_async_tp(const Scenario& s);
+// The share of a tensor-parallel collective hidden behind GEMMs inside a node under `pl`: the
+// framework's own overlap, or asynchronous TP's where it runs. Both split sequence parallelism's
+// all-gather and reduce-scatter into chunks behind the GEMM they feed or follow (Megatron-Core's
+// --tp-comm-overlap requires sequence parallelism; torch's micro-pipelining matches all-gather ->
+// matmul and matmul -> reduce-scatter), so none hides without it; under rowwise FP8 only the
+// reduce-scatter half does.
+double tp_hidden_share(const Scenario& s, const ParallelPlan& pl);
 int chips_of(const Scenario& s);
 // Sustained clock of a chip capped below its power, as a fraction of its clock at full power.
 // First-order CMOS scaling: dynamic power ~ C V^2 f with the voltage following the clock in the

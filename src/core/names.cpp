@@ -14,6 +14,14 @@ const char* to_string(Precision p) {
   return "?";
 }
 
+const char* to_string(Fp8Scaling f) {
+  switch (f) {
+    case Fp8Scaling::per_tensor: return "per_tensor";
+    case Fp8Scaling::rowwise: return "rowwise";
+  }
+  return "?";
+}
+
 const char* to_string(Recompute r) {
   switch (r) {
     case Recompute::none: return "none";

@@ -13,6 +13,11 @@ enum class Precision { fp32 = 0, tf32, bf16, fp16, fp8, fp4 };
 constexpr int kPrecisionCount = 6;
 const char* to_string(Precision p);
 
+// How an FP8 recipe scales its operands: one scale a tensor (Transformer Engine's delayed and current
+// scaling, torchao's tensorwise), or one a row of each GEMM operand (torchao's rowwise).
+enum class Fp8Scaling { per_tensor = 0, rowwise };
+const char* to_string(Fp8Scaling f);
+
 enum class Recompute { none = 0, selective, full };
 const char* to_string(Recompute r);
 
@@ -216,6 +221,9 @@ struct FrameworkProfile {
   double dp_overlap = 0.9;        // ZeRO 0-2: share of the backward left after gradients are ready that hides their
                                   // reduction; ZeRO-3: share of a layer's compute that hides the next gathers
   double tp_overlap = 0.0;        // share of TP collectives hidden behind GEMMs
+  // Share of TP collectives PyTorch's asynchronous tensor parallelism hides when a job turns it on
+  // (Scenario::async_tp): 0 where the stack does not run it.
+  double async_tp_overlap = 0.0;
   double ep_overlap = 0.0;        // share of EP all-to-alls hidden behind other micro-batches' compute
   bool dp_all_nics = true;        // DP collectives spread a node's traffic over all its NICs
   double grad_bytes = 2;          // bytes per gradient element communicated and stored
@@ -278,6 +286,7 @@ struct Scenario {
   int nodes = 1;
   int chips = 0;                  // chips in use when not nodes x chips_per_node (a partial rack)
   Precision precision = Precision::bf16;
+  Fp8Scaling fp8_scaling = Fp8Scaling::per_tensor;  // with precision fp8
   ParallelPlan plan;
   long long global_batch = 0;     // sequences per optimizer step
   TrainingMode mode = TrainingMode::pretrain;
@@ -287,6 +296,7 @@ struct Scenario {
   bool master_weights = true;     // FP32 master copy; false with stochastic rounding
   bool auto_cast = true;          // let a compiler that auto-casts FP32 matmuls to BF16 do so
   bool fp32_loss_logits = true;   // the loss keeps an FP32 copy of the logits (false: a fused kernel)
+  bool async_tp = false;          // PyTorch's asynchronous TP, where the framework runs it
   double power_limit_w = 0;       // per chip (nvidia-smi -pl); 0 or above power_w: the chip's own power
   FrameworkProfile framework;
   // Set by the plan search on its pick: the expected excess of the pick's predicted log speed over

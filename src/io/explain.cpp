@@ -258,7 +258,7 @@ const TermModel kTermModels[] = {
                   "elementwise work (per-op checkpointing)", "peak_tflops"},
     {"tp_comm", "4 all-reduces of b s h per layer (sequence parallel: reduce-scatter + all-gather, same bytes) "
                 "over the node's links, alpha-beta model (Thakur et al. 2005), minus the framework's overlap "
-                "(none when the tp group spans nodes)", ""},
+                "(none when the tp group spans nodes or without sequence parallelism)", ""},
     {"cp_comm", "the K/V ring exposed beyond the attention kernel, twice the bytes backward (K/V and dK/dV; "
                 "Liu et al. 2023)", ""},
     {"ep_comm", "dispatch and combine all-to-alls (a token's copy per routed expert, or, with "
@@ -316,12 +316,24 @@ std::string framework_field_source(const PresetLibrary& lib, const FrameworkProf
   return preset_source(lib, "framework", f.id, name, "profile " + f.id + " does not set it: " + unset);
 }
 
-void add_overlap_input(Explanation& x, const Job& job, const PresetLibrary& lib, const std::string& term) {
-  const FrameworkProfile& f = job.spec.scenario.framework;
+void add_overlap_input(Explanation& x, const Result& r, const Job& job, const PresetLibrary& lib,
+                       const std::string& term) {
+  const Scenario& s = job.spec.scenario;
+  const FrameworkProfile& f = s.framework;
+  // With asynchronous TP on, its own share hides the TP term; the share shown is the one the plan
+  // hides (core/estimate.hpp, tp_hidden_share).
+  const OverlapKnob async = {"tp_comm", "async_tp_overlap", &FrameworkProfile::async_tp_overlap};
   for (const auto& k : kOverlapKnobs)
-    if (term == k.term)
-      x.inputs.push_back({k.knob, format_fixed(f.*k.share, 2) + " (" + f.id + ")",
-                          framework_field_source(lib, f, k.share, k.knob, "the model's default")});
+    if (term == k.term) {
+      const bool tp = term == async.term;
+      const OverlapKnob& used = tp && runs_async_tp(s) ? async : k;
+      const double hidden = tp ? tp_hidden_share(s, r.est.plan) : f.*used.share;
+      const std::string why = hidden == f.*used.share ? ""
+                              : r.est.plan.sequence_parallel ? ", half: rowwise FP8 gathers before its cast"
+                                                             : ", none without sequence parallelism";
+      x.inputs.push_back({used.knob, format_fixed(hidden, 2) + " (" + f.id + why + ")",
+                          framework_field_source(lib, f, used.share, used.knob, "the model's default")});
+    }
 }
 
 // The copies of a token the expert-parallel dispatcher sends at the chosen plan's ep, and whose
@@ -399,7 +411,7 @@ Explanation explain_step_term(const Result& r, const Job& job, const PresetLibra
                                           " x " + std::to_string(a.gemm_tile_n) + " output tiles",
                         accelerator_source(lib, job, "gemm_units")});
   if (term == "ep_comm") x.inputs.push_back(dispatch_input(r, job, lib));
-  add_overlap_input(x, job, lib, term);
+  add_overlap_input(x, r, job, lib, term);
   x.inputs.push_back(calibration_input(job, lib));
   return x;
 }

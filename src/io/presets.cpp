@@ -91,7 +91,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
                                                       "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "overlap_p2p", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero", "parallelism",
-                                                      "ep_overlap", "dp_all_nics", "runs_on", "sources"};
+                                                      "ep_overlap", "async_tp_overlap", "dp_all_nics", "runs_on", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
 
@@ -696,6 +696,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.elementwise_kernels_per_layer = get_number_or(j, "elementwise_kernels_per_layer", path, 0, 1000,
                                                    fw.elementwise_kernels_per_layer);
   fw.moe_kernels_per_layer = get_number_or(j, "moe_kernels_per_layer", path, 0, 1000, fw.moe_kernels_per_layer);
+  fw.async_tp_overlap = get_number_or(j, "async_tp_overlap", path, 0, 1, fw.async_tp_overlap);
   fw.overlap_param_gather = get_bool_or(j, "overlap_param_gather", path, fw.overlap_param_gather);
   fw.overlap_p2p = get_bool_or(j, "overlap_p2p", path, fw.overlap_p2p);
   fw.attention_v3_kernels = get_bool_or(j, "attention_v3_kernels", path, fw.attention_v3_kernels);

@@ -46,7 +46,9 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
   j["chips"] = e.chips;
   j["devices"] = e.devices;
   j["precision"] = to_string(s.precision);
+  if (s.precision == Precision::fp8) j["fp8_scaling"] = to_string(s.fp8_scaling);
   j["framework"] = s.framework.id;
+  j["async_tp"] = runs_async_tp(s);
   const ParallelPlan& p = e.plan;
   j["plan"] = {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"cp", p.cp}, {"ep", p.ep},
                {"vpp", p.vpp}, {"sequence_parallel", p.sequence_parallel}, {"zero", p.zero},
@@ -111,7 +113,8 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
   if (!spec.name.empty()) o << spec.name << "\n";
   o << (s.model.name.empty() ? spec.model_id : s.model.name) << " (" << format_si(e.params) << " parameters) on "
     << s.nodes << " x " << spec.instance_id << " = " << e.chips << " " << s.accelerator.name << ", "
-    << to_string(s.precision) << "\n";
+    << to_string(s.precision) << (s.precision == Precision::fp8 && s.fp8_scaling == Fp8Scaling::rowwise ? " (rowwise)" : "")
+    << (runs_async_tp(s) ? ", async TP" : "") << "\n";
   const ParallelPlan& p = e.plan;
   o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp
     << (p.first_stage_layers >= 0 ? "; first stage: " + layers_text(p.first_stage_layers) : "")

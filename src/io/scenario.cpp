@@ -60,6 +60,15 @@ std::string enum_field(const Json& obj, std::string_view path) {
   return get_enum_or(obj, f.key, f.parent, f.def.values, std::string(f.def.default_value));
 }
 
+// A field whose values are an enum's enumerators, in order (Precision, Fp8Scaling).
+template <class E>
+void read_enum(const Json& doc, std::string_view path, E& out) {
+  const std::string v = enum_field(doc, path);
+  const auto& values = scenario_field(path).values;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (v == values[i]) out = static_cast<E>(i);
+}
+
 // Default global batch: about 4M tokens per step (Llama 3 and GPT-3 trained with 4M-token
 // batches; Touvron et al. 2023, Brown et al. 2020), rounded to a power of two; 1024 images for ViT.
 long long default_global_batch(const ModelShape& m) {
@@ -301,11 +310,8 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   read_cluster(spec, doc);
   place_cluster(spec);
   Scenario& s = spec.scenario;
-  // The field's values are the Precision enumerators, in order.
-  const std::string prec = enum_field(doc, "precision");
-  const auto& precisions = scenario_field("precision").values;
-  for (int i = 0; i < kPrecisionCount; ++i)
-    if (prec == precisions[static_cast<std::size_t>(i)]) s.precision = static_cast<Precision>(i);
+  read_enum(doc, "precision", s.precision);
+  read_enum(doc, "fp8_scaling", s.fp8_scaling);
   read_plan(spec, doc);
   spec.request.layout_error_sigma = layout_error_sigma(lib.bands);
   check_fixed_degrees(spec);
@@ -314,6 +320,7 @@ ScenarioSpec parse_scenario(const Json& doc, const PresetLibrary& lib, const std
   s.master_weights = flag_field(doc, "master_weights");
   s.auto_cast = flag_field(doc, "auto_cast");
   s.fp32_loss_logits = flag_field(doc, "fp32_loss_logits");
+  s.async_tp = flag_field(doc, "async_tp");
   if (has_key(doc, "power_limit_w")) s.power_limit_w = number_field(doc, "power_limit_w");
   if (has_key(doc, "framework")) {
     const Json& fj = doc.at("framework");

@@ -56,10 +56,14 @@ std::vector<FieldDef> job_fields() {
       {"chips", "ch", T::integer, "chips", 1, 100000000, "", "The cluster in chips instead of nodes; whole nodes are billed.",
        "", {}, "nodes"},
       {"precision", "p", T::enumeration, "", 0, 0, "bf16",
-       "Number format of the matrix multiplications; fp8 is per-tensor scaling. Not modelled apart: MXFP8 "
-       "(7-11% slower in published runs) and torchao's rowwise scaling (26-34% slower; docs/accuracy.md).",
+       "Number format of the matrix multiplications. fp8 is per-tensor scaling unless fp8_scaling says "
+       "otherwise; MXFP8 is timed as it (7-11% slower in published runs; docs/accuracy.md).",
        "",
        {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"}},
+      {"fp8_scaling", "f8", T::enumeration, "", 0, 0, "per_tensor",
+       "With fp8: a scale a tensor, or a row (torchao's rowwise: 26-34% slower than tensorwise "
+       "measured; its casts are modelled, its kernels' speed is not).",
+       "torchao Float8Linear", {"per_tensor", "rowwise"}},
       {"framework", "fw", T::id, "", 0, 0, "neuronx-distributed on Trainium, else megatron",
        "Framework profile: overlap of communication, gradient precision, and the parallelisms and recompute it "
        "implements, the only ones a plan may use (traincalc list frameworks). It must "
@@ -125,6 +129,10 @@ std::vector<FieldDef> job_fields() {
        "cross-entropy, PyTorch's on upcast logits); false for a fused kernel that keeps only the 16-bit "
        "logits (flash-attn's cross_entropy, llm-foundry's default fused_crossentropy).",
        "flash-attn losses/cross_entropy.py; llm-foundry ComposerMPTCausalLM loss_fn"},
+      {"async_tp", "atp", T::flag, "", 0, 0, "false",
+       "PyTorch's async TP on GPUs: sequence-parallel TP collectives run in chunks behind their GEMMs, "
+       "where the framework runs it.",
+       "torchtitan enable_async_tensor_parallel"},
       {"power_limit_w", "pw", T::number, "W", 0, 1e5, "the chip's power (power_w)",
        "Power cap per chip (nvidia-smi -pl, or a part sold at a lower power): compute slows as the cube root "
        "of cap / power_w, dense GEMMs in proportion to the cap where the chip's energy a FLOP binds them "

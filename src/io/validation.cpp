@@ -114,18 +114,20 @@ std::string precision_detail(const std::string& notes) {
   return d;
 }
 
-// An FP8 recipe whose scales are not one per tensor (MXFP8's and other block scales, torchao's
-// rowwise ones) runs as the model's per-tensor FP8: the row says so, since such runs measured
-// mostly slower than per-tensor ones on the same layouts (docs/accuracy.md).
-void note_fp8_recipe(const PublishedRun& run, std::vector<std::string>& notes) {
+// The row's FP8 recipe from its precision detail: torchao's rowwise scaling is modelled
+// (Scenario::fp8_scaling); block scales (MXFP8) run as the model's per-tensor FP8 and the row says
+// so, since such runs measured mostly slower than per-tensor ones on the same layouts
+// (docs/accuracy.md).
+void apply_fp8_recipe(const PublishedRun& run, Json& doc, std::vector<std::string>& notes) {
   if (field(run, "precision") != "fp8") return;
   const std::string d = precision_detail(field(run, "notes"));
   const std::string l = lower(d);
-  for (const char* scaling : {"mxfp8", "block", "rowwise"})
+  for (const char* scaling : {"mxfp8", "block"})
     if (l.find(scaling) != std::string::npos) {
       notes.push_back("precision: " + d + " timed as per-tensor FP8 (its scaling is not modelled)");
       return;
     }
+  if (l.find("rowwise") != std::string::npos) doc["fp8_scaling"] = "rowwise";
 }
 
 // A positive finite measurement, or 0 when the cell is empty; anything else is the row's problem.
@@ -387,6 +389,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
               {"flash_attention", profile.value("flash_attention", true)},
               {"master_weights", profile.value("master_weights", true)},
               {"fp32_loss_logits", profile.value("fp32_loss_logits", true)},
+              {"async_tp", profile.value("async_tp", false)},
               {"training", training_for_run(run, profile, notes)}};
   // A part sold or run below its chip's power (the torchtitan async-TP rows: H100 at 500 W).
   if (!field(run, "power_limit_w").empty()) doc["power_limit_w"] = num("power_limit_w");
@@ -407,7 +410,7 @@ Json scenario_for_run(const PublishedRun& run, const PresetLibrary& lib) {
     doc["framework"]["base"] = run.framework;
   }
   if (field(run, "recompute").empty()) fit_unstated_recompute(doc, lib, notes);
-  note_fp8_recipe(run, notes);
+  apply_fp8_recipe(run, doc, notes);
   std::string defaults;
   for (const auto& n : notes) append_item(defaults, n, "; ");
   if (!defaults.empty()) doc["description"] = "defaults: " + defaults;

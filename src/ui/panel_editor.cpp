@@ -6,6 +6,7 @@
 
 #include "core/commitments.hpp"
 #include "core/cost.hpp"
+#include "core/estimate.hpp"
 #include "io/report.hpp"
 #include "io/schema.hpp"
 #include "ui/format.hpp"
@@ -21,6 +22,18 @@ float field_width() { return ImGui::GetFontSize() * 9.0f; }
 std::string doc_string(const AppState& s, const std::string& path, const std::string& fallback = "") {
   const io::Json* v = doc_get(s.doc, path);
   return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+// A flag's value in the scenario: its schema default when absent (or not a boolean, which parsing
+// reports).
+bool doc_flag(const AppState& s, const std::string& path) {
+  const io::Json* v = doc_get(s.doc, path);
+  return v && v->is_boolean() ? v->get<bool>() : io::scenario_field(path).default_value == "true";
+}
+
+void flag_checkbox(AppState& s, const char* label, const std::string& path) {
+  bool on = doc_flag(s, path);
+  if (ImGui::Checkbox(label, &on)) doc_set(s.doc, path, on);
 }
 
 // A field's help, with its default when it has one.
@@ -450,6 +463,10 @@ void precision_and_batch_fields(AppState& s, const Outcome* o) {
   // The chosen precision's peak: its own source (peak_tflops.fp4) as well as the general one.
   const std::string prec = doc_string(s, "precision", std::string(io::scenario_field("precision").default_value));
   if (o) sources_tooltip(s, "accelerator", o->job.spec.scenario.accelerator.id, ("peak_tflops." + prec).c_str());
+  if (prec == "fp8") {
+    enum_field(s, "FP8 scaling", "fp8_scaling");
+    help_marker(field_help(io::scenario_field("fp8_scaling")));
+  }
 
   // Batch.
   {
@@ -591,16 +608,16 @@ void training_fields(AppState& s, const Outcome* o, float label_w) {
   }
   if (!fw.empty()) sources_tooltip(s, "framework", fw);
   ImGui::PopItemWidth();
-  const io::Json* fa = doc_get(s.doc, "flash_attention");
-  bool flash = !fa || !fa->is_boolean() || fa->get<bool>();
-  if (ImGui::Checkbox("flash attention", &flash)) doc_set(s.doc, "flash_attention", flash);
+  flag_checkbox(s, "flash attention", "flash_attention");
   ImGui::SameLine();
-  const io::Json* mw = doc_get(s.doc, "master_weights");
-  bool master = !mw || !mw->is_boolean() || mw->get<bool>();
-  if (ImGui::Checkbox("FP32 master weights", &master)) doc_set(s.doc, "master_weights", master);
-  const io::Json* fl = doc_get(s.doc, "fp32_loss_logits");
-  bool upcast = !fl || !fl->is_boolean() || fl->get<bool>();
-  if (ImGui::Checkbox("FP32 loss logits", &upcast)) doc_set(s.doc, "fp32_loss_logits", upcast);
+  flag_checkbox(s, "FP32 master weights", "master_weights");
+  flag_checkbox(s, "FP32 loss logits", "fp32_loss_logits");
+  // Offered where the stack runs it, and wherever the scenario has it on, so that it can be turned off.
+  if (doc_flag(s, "async_tp") || (o && async_tp_available(o->job.spec.scenario))) {
+    ImGui::SameLine();
+    flag_checkbox(s, "async TP", "async_tp");
+    help_marker(field_help(io::scenario_field("async_tp")));
+  }
 }
 
 // The instance whose bill the savings are measured against.
