@@ -1091,6 +1091,13 @@ TEST(Estimate, RowwiseFp8ScalingAddsItsCastsAndNothingElse) {
     EXPECT_GT(added[sp], 0.02 * tensor.step_time_s) << sp;
   }
   EXPECT_GT(added[1], added[0]);
+  // A Transformer Engine stack does not run torchao's recipe: the estimate says so.
+  Scenario te = s;
+  te.precision = Precision::fp8;
+  te.fp8_scaling = Fp8Scaling::rowwise;
+  EXPECT_FALSE(warns(estimate(te), "fp8_scaling"));
+  te.framework.keeps_quantized_gemm_inputs = true;
+  EXPECT_TRUE(warns(estimate(te), "fp8_scaling: rowwise is torchao's recipe"));
 }
 
 // PyTorch's asynchronous tensor parallelism hides its own share of the TP collectives where the

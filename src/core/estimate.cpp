@@ -1596,6 +1596,11 @@ void add_plan_warnings(Estimate& out, const Ctx& x, SlowestRank slow) {
     out.warnings.push_back("tp (" + num(pl.tp) + ") spans nodes: its collectives cross the network");
   if (x.sc.async_tp && !runs_async_tp(x.sc))
     out.warnings.push_back("async_tp: framework " + x.sc.framework.id + " does not run async TP; its TP overlap applies");
+  // Transformer Engine's modules (those that keep quantized GEMM inputs) scale per tensor or by
+  // blocks: torchao's rowwise recipe is not theirs.
+  if (rowwise_fp8(x.sc) && x.sc.framework.keeps_quantized_gemm_inputs)
+    out.warnings.push_back("fp8_scaling: rowwise is torchao's recipe; framework " + x.sc.framework.id +
+                           " runs Transformer Engine's");
   if (pl.tp > 1 && !pl.sequence_parallel)
     out.warnings.push_back("tensor parallelism without sequence parallelism replicates norm and "
                            "dropout activations on every tp rank");
