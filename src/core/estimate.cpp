@@ -42,7 +42,6 @@ double operand_bytes(Precision p) {
 }
 // Precisions whose GEMM operands are quantized from 16-bit activations.
 bool low_precision(Precision p) { return p == Precision::fp8 || p == Precision::fp4; }
-bool rowwise_fp8(const Scenario& s) { return s.precision == Precision::fp8 && s.fp8_scaling == Fp8Scaling::rowwise; }
 // torchtitan's per-op selective checkpointing (torchtitan parallelize.py, _apply_ac_to_transformer_block,
 // mode "op": save the outputs of matmuls and of the attention kernel "except every second mm").
 // Dense blocks only: an MoE block's grouped expert GEMMs fall outside its list.
@@ -858,6 +857,8 @@ AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl) {
   return k;
 }
 
+bool rowwise_fp8(const Scenario& s) { return s.precision == Precision::fp8 && s.fp8_scaling == Fp8Scaling::rowwise; }
+
 bool async_tp_available(const Scenario& s) { return s.framework.async_tp_overlap > 0 && !is_neuron(s.accelerator); }
 
 bool runs_async_tp(const Scenario& s) { return s.async_tp && async_tp_available(s); }
@@ -1290,8 +1291,7 @@ double weight_quantization_s(const Ctx& x, const RankLayers& r, int copies) {
   if (!low_precision(x.sc.precision)) return 0;
   const double held = dense_params(x, r, true) + expert_params(x, r.routed);
   // Rowwise scaling quantizes each copy along its own axis from the 16-bit weight: a read each.
-  const bool rowwise = rowwise_fp8(x.sc);
-  return held * ((rowwise ? copies : 1) * 2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
+  return held * ((rowwise_fp8(x.sc) ? copies : 1) * 2.0 + copies * x.op_bytes) / x.hbm_bytes_per_s;
 }
 
 // The link between pipeline ranks `distance` devices apart in Megatron's rank order: the network

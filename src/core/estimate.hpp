@@ -60,6 +60,8 @@ AttentionKernel attention_kernel(const Scenario& s, const ParallelPlan& pl);
 // experts: with E experts in ep equal groups and top_k drawn without repeats, a rank is missed
 // with probability C(E - E/ep, k) / C(E, k).
 double dispatch_copies(const ModelShape& m, int ep, bool once_per_rank);
+// An FP8 job with torchao's rowwise scaling (Scenario::fp8_scaling); other precisions ignore it.
+bool rowwise_fp8(const Scenario& s);
 // PyTorch's asynchronous tensor parallelism runs where the framework has a share for it and the chip
 // is a GPU (it works through CUDA's symmetric memory); a job turns it on with `async_tp`.
 bool async_tp_available(const Scenario& s);

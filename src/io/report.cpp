@@ -113,7 +113,7 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
   if (!spec.name.empty()) o << spec.name << "\n";
   o << (s.model.name.empty() ? spec.model_id : s.model.name) << " (" << format_si(e.params) << " parameters) on "
     << s.nodes << " x " << spec.instance_id << " = " << e.chips << " " << s.accelerator.name << ", "
-    << to_string(s.precision) << (s.precision == Precision::fp8 && s.fp8_scaling == Fp8Scaling::rowwise ? " (rowwise)" : "")
+    << to_string(s.precision) << (rowwise_fp8(s) ? " (rowwise)" : "")
     << (runs_async_tp(s) ? ", async TP" : "") << "\n";
   const ParallelPlan& p = e.plan;
   o << "plan: tp " << p.tp << ", pp " << p.pp << " (vpp " << p.vpp
