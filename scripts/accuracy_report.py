@@ -67,7 +67,8 @@ def flagged(rows):
 def counted(r):
     """A row every figure counts: it ran, and neither its source nor the dataset's curator flags its
     figure (`known_issue`: a regression the source names, a cell the curator finds contradicted by
-    the source's own rows; shown in the table but never fitted or averaged)."""
+    the source's own rows, a configuration the vendor withdrew from its page as non-performant; shown
+    in the table but never fitted or averaged)."""
     return not r["problem"] and not r.get("known_issue")
 
 
@@ -535,7 +536,8 @@ def readme_lines(all_rows, fig):
             f"In sample (the {len(fitted)} fitted runs) the mean error is {100 * mae(fitted):.1f}%: "
             + ", ".join(on(acc) for acc in sorted({r["accelerator"] for r in fitted})) + "."
             + (" Rows whose figure their source calls a regression, or the dataset's curator a likely "
-               f"typo, are shown, not counted ({n_flagged})." if n_flagged else ""),
+               f"typo or a configuration its vendor withdrew as non-performant, are shown, not counted "
+               f"({n_flagged})." if n_flagged else ""),
             README_END]
 
 
@@ -645,8 +647,8 @@ def summary_lines(all_rows, fig, lo):
          f"either sign | - | - | {100 * fig['tuned_own_plan_gain']:.1f}% |",
          f"| rows that cannot be estimated | 0 of 205 | {P['failed']} of 334 | "
          f"{sum(1 for r in all_rows if r['problem'])} of {len(all_rows)} |",
-         "| rows not counted: their source names a regression, or the dataset's curator a likely typo "
-         f"(`known_issue`) | - | - | "
+         "| rows not counted: their source names a regression, or the dataset's curator a likely typo or "
+         f"a configuration its vendor withdrew (`known_issue`) | - | - | "
          f"{flagged(all_rows)} |",
          f"| published layouts reported as not fitting in memory | - | {P['not_fitting']} | "
          f"{sum(1 for r in rows if not r['fits'])} |",
