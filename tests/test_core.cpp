@@ -990,6 +990,35 @@ TEST(Memory, KorthikantiTable2SequenceParallel) {
               0.01 * 96 * expected_layer);
 }
 
+// GPT-OSS's clamped SwiGLU runs op by op: per routed copy of a token it reads and writes 11
+// FFN-width elements where the fused kernel does 3 (forward; backward twice that), and keeps 5
+// where the fused one keeps 2. The MoE scenario: 32 layers, 8 micro-batches of 8,192 tokens on a
+// rank, top 4 of experts 2,048 wide, BF16, tp 1.
+TEST(Memory, AClampedSwigluRunsOpByOpAndKeepsItsIntermediates) {
+  Scenario s = h100_moe_scenario();
+  const Estimate fused = estimate(s);
+  const Memory fused_memory = memory_per_device(s);
+  s.model.swiglu_limit = 7;
+  const Estimate clamped = estimate(s);
+  const double routed_elements = 32.0 * 8192 * 4 * 2048;
+  const double hbm = 3.35e12 * s.accelerator.cal.hbm_efficiency;
+  EXPECT_NEAR(breakdown_of(clamped, "memory_bound") - breakdown_of(fused, "memory_bound"),
+              8.0 * 3 * routed_elements * 8 * 2 / hbm, 1e-6);
+  EXPECT_DOUBLE_EQ(breakdown_of(clamped, "matmul"), breakdown_of(fused, "matmul"));
+  const double kept_bytes = (memory_per_device(s).activations_gib - fused_memory.activations_gib) * 1024 * 1024 * 1024;
+  EXPECT_NEAR(kept_bytes, 3.0 * routed_elements * 2, 1e-6 * kept_bytes);
+  s.model.swiglu_limit = -1;
+  ASSERT_TRUE(check_model(s.model).has_value());
+  EXPECT_EQ(check_model(s.model)->field, "model.swiglu_limit");
+  s.model.swiglu_limit = std::nan("");
+  ASSERT_TRUE(check_model(s.model).has_value());
+  EXPECT_EQ(check_model(s.model)->field, "model.swiglu_limit");
+  s.model.swiglu_limit = 7;
+  s.model.gated_ffn = false;
+  ASSERT_TRUE(check_model(s.model).has_value());
+  EXPECT_EQ(check_model(s.model)->field, "model.swiglu_limit");
+}
+
 // A fused cross-entropy (flash-attn's, llm-foundry's default) keeps the 16-bit logits and derives
 // their gradient from them: the 4-byte FP32 copy per logit goes, and the loss reads 2-byte logits.
 TEST(Memory, FusedLossKeepsOnlyTheSixteenBitLogits) {

@@ -838,6 +838,15 @@ TEST(PresetInline, ModelDefaultsAndBase) {
   ASSERT_TRUE(tc::check_model(cut).has_value());
   EXPECT_EQ(tc::check_model(cut)->field, "model.dense_layers");
 
+  // GPT-OSS's clamped SwiGLU comes with its base; a plain model may set one, not a negative one.
+  EXPECT_DOUBLE_EQ(tc::io::parse_inline_model(Json{{"base", "gpt-oss-120b"}}, "model", lib).swiglu_limit, 7.0);
+  EXPECT_DOUBLE_EQ(
+      tc::io::parse_inline_model(Json{{"base", "llama3.1-8b"}, {"swiglu_limit", 10}}, "model", lib).swiglu_limit, 10.0);
+  EXPECT_EQ(error_of([&] {
+              tc::io::parse_inline_model(Json{{"base", "llama3.1-8b"}, {"swiglu_limit", -1}}, "model", lib);
+            }).rfind("model.swiglu_limit: ", 0),
+            0u);
+
   EXPECT_EQ(error_of([&] { tc::io::parse_inline_model(Json{{"base", "llama3-8b"}}, "model", lib); }),
             "model.base: unknown model 'llama3-8b'; nearest: llama3.1-8b, llama2-7b, llama2-13b");
   EXPECT_EQ(error_of([&] { tc::io::parse_model(Json{{"layers", 4}}, "model", true); }),

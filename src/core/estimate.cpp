@@ -61,6 +61,19 @@ double loss_logit_bytes(const Scenario& s) { return s.fp32_loss_logits ? 4.0 : a
 double stored_softmax_bytes(const ModelShape& m, double act_bytes) {
   return act_bytes + (m.dropout ? 1.0 + act_bytes : 0.0);
 }
+// The activation function's memory traffic and what its backward keeps, in FFN-width elements a
+// token. A fused bias-SwiGLU kernel reads gate and up and writes their product (3), keeping the two
+// halves; GeLU reads and writes (2), keeping its input. GPT-OSS's clamped SwiGLU (swiglu_limit) has
+// no fused kernel and runs op by op (Megatron-Core's glu with activation_func_clamp_value and
+// glu_linear_offset; recalled, not re-checked): two clamps, the fused quick-GELU x sigmoid(1.702 x),
+// the +1 on the linear half and the product read and write 11, and autograd keeps the clamped gate,
+// its activation and the offset linear half besides the two halves (5).
+double activation_elements(const ModelShape& m) {
+  return m.swiglu_limit > 0 ? 11.0 : (m.gated_ffn ? 3.0 : 2.0);
+}
+double activation_kept(const ModelShape& m) {
+  return m.swiglu_limit > 0 ? 5.0 : (m.gated_ffn ? 2.0 : 1.0);
+}
 bool frozen_base(const Scenario& s) { return s.mode == TrainingMode::lora; }
 // The job's LoRA adapter parameters on the modules its stack builds (fused_projections): all of
 // them, or those a token passes through (active). None without LoRA.
@@ -512,12 +525,12 @@ void layer_memory(const Ctx& x, LayerTimes& r) {
   const double t = pl.tp, T = x.tokens_mb, h = m.hidden, f = m.ffn_hidden;
   // Memory-bound work per token: two norms (read, write), two residual adds (read 2, write 1),
   // bias-dropout (read, write, mask) when training with dropout, the activation function over the
-  // FFN width, rotary embeddings on Q and K. Sequence parallelism splits the h-wide parts over tp
-  // (Korthikanti et al. 2022, Section 4.2.2); backward moves about twice the bytes.
+  // FFN width (activation_elements), rotary embeddings on Q and K. Sequence parallelism splits the
+  // h-wide parts over tp (Korthikanti et al. 2022, Section 4.2.2); backward moves about twice the
+  // bytes.
   const double rep = pl.sequence_parallel ? 1.0 / t : 1.0;
   const double moe_factor = m.moe_experts > 0 ? m.moe_top_k + m.moe_shared_experts : 1;
-  double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) +
-                 moe_factor * (m.gated_ffn ? 3.0 : 2.0) * f / t;
+  double elems = rep * h * (4.0 + 6.0 + (m.dropout ? 5.0 : 0.0)) + moe_factor * activation_elements(m) * f / t;
   if (m.learned_positions == 0 && m.kind == ModelKind::decoder) elems += 2.0 * (h + x.kv) / t;
   // A GEMM whose operands are narrower than the activations converts its inputs first (read the
   // activation, write the operand): FP8/FP4 recipes quantize 16-bit ones (1.5 activation-sized
@@ -796,12 +809,12 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     attn += stored_softmax_bytes(m, e) * (m.heads / t) * T * x.s;
   }
-  // FFN block: norm input, FFN input (an MoE layer's feeds the 16-bit router), intermediate
-  // tensors (gated: gate, up, and their product, the second GEMM's input; GeLU: input and
-  // output), dropout mask; MoE keeps them for each routed copy of a token.
+  // FFN block: norm input, FFN input (an MoE layer's feeds the 16-bit router), what the
+  // activation keeps (activation_kept) and its output, the second GEMM's input, dropout mask; MoE
+  // keeps them for each routed copy of a token.
   const bool moe = m.moe_experts > 0;
   const double routed = moe ? m.moe_top_k + m.moe_shared_experts : 1.0;
-  double ffn = (e + (moe ? e : g)) * T * h * rep + routed * T * ((m.gated_ffn ? 2 : 1) * e + g) * f / t +
+  double ffn = (e + (moe ? e : g)) * T * h * rep + routed * T * (activation_kept(m) * e + g) * f / t +
                mask * T * h * rep;
   // Dispatched tokens, the experts' first GEMM input: the device's local experts receive
   // T top_k etp / tp of them.
@@ -983,6 +996,9 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
     return bad("mtp_layers", "must be 0 to layers (" + num(m.layers) + ")");
   if (m.mtp_layers > 0 && m.kind != ModelKind::decoder)
     return bad("mtp_layers", "multi-token prediction needs a decoder's next tokens");
+  if (!(m.swiglu_limit >= 0) || !std::isfinite(m.swiglu_limit))
+    return bad("swiglu_limit", "must be a finite number, 0 or more");
+  if (m.swiglu_limit > 0 && !m.gated_ffn) return bad("swiglu_limit", "clamps a gated FFN's halves: needs gated_ffn");
   return check_mla(m);
 }
 

@@ -139,6 +139,9 @@ struct ModelShape {
   int seq_len = 0;                // for ViT derived from image and patch
   int vocab = 0;                  // 0 for ViT (classification head instead)
   bool gated_ffn = true;          // SwiGLU (3 matrices) vs GeLU (2)
+  // GPT-OSS's SwiGLU clamps both halves at this limit and adds 1 to the linear half (openai/gpt-oss
+  // model.py, swiglu; config.json swiglu_limit 7.0); 0: a plain SwiGLU. Stacks run it op by op.
+  double swiglu_limit = 0;
   bool tied_embeddings = false;
   bool biases = false;            // linear biases and LayerNorm (vs RMSNorm without bias)
   bool dropout = false;           // training keeps dropout masks

@@ -267,6 +267,8 @@ void read_gpt_oss(Config& c, HfModel& out, int& windowed) {
   const char* top_k = c.has("num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
   m.moe_top_k = c.integer(top_k, 1, m.moe_experts);
   c.has("experts_per_token");  // the older name of the same count: read, not unused
+  // transformers' GptOssConfig defaults it to 7.0, the released models' value.
+  m.swiglu_limit = c.number_or("swiglu_limit", 0, kMaxSwigluLimit, 7.0);
   windowed = m.layers;
   if (c.has("layer_types")) {
     const Json& a = c.at("layer_types");

@@ -74,7 +74,7 @@ const std::vector<std::string_view> kInstanceKeys = {
 const std::vector<std::string_view> kModelKeys = {
     "id",          "name",         "kind",         "layers",
     "hidden",      "ffn_hidden",   "heads",        "kv_heads",     "head_dim",
-    "seq_len",     "vocab",        "gated_ffn",    "tied_embeddings",
+    "seq_len",     "vocab",        "gated_ffn",    "swiglu_limit", "tied_embeddings",
     "biases",      "dropout",      "learned_positions", "moe_experts",
     "moe_top_k",   "moe_shared_experts", "dense_layers", "dense_ffn_hidden", "dense_layers_first", "mtp_layers",
     "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "v_head_dim", "image_size", "patch_size",
@@ -597,6 +597,7 @@ std::vector<SourceNote> read_model(const Json& j, const std::string& path, Need 
     m.vocab = get_int(j, "vocab", path, 1, kMaxVocab);
   }
   if (f.want("gated_ffn")) m.gated_ffn = get_bool(j, "gated_ffn", path);
+  m.swiglu_limit = get_number_or(j, "swiglu_limit", path, 0, kMaxSwigluLimit, m.swiglu_limit);
   if (f.want("tied_embeddings")) m.tied_embeddings = get_bool(j, "tied_embeddings", path);
   if (f.want("biases")) m.biases = get_bool(j, "biases", path);
   if (f.want("dropout")) m.dropout = get_bool(j, "dropout", path);
