@@ -997,8 +997,8 @@ std::optional<InputProblem> check_model(const ModelShape& m) {
   if (m.mtp_layers > 0 && m.kind != ModelKind::decoder)
     return bad("mtp_layers", "multi-token prediction needs a decoder's next tokens");
   if (!(m.swiglu_limit >= 0) || !std::isfinite(m.swiglu_limit))
-    return bad("swiglu_limit", "must be a finite number, 0 or more");
-  if (m.swiglu_limit > 0 && !m.gated_ffn) return bad("swiglu_limit", "clamps a gated FFN's halves: needs gated_ffn");
+    return bad("swiglu_limit", "must be a finite, non-negative number");
+  if (m.swiglu_limit > 0 && !m.gated_ffn) return bad("swiglu_limit", "needs gated_ffn");
   return check_mla(m);
 }
 
