@@ -996,12 +996,20 @@ TEST(Memory, KorthikantiTable2SequenceParallel) {
 // rank, top 4 of experts 2,048 wide, BF16, tp 1.
 TEST(Memory, AClampedSwigluRunsOpByOpAndKeepsItsIntermediates) {
   Scenario s = h100_moe_scenario();
-  const Estimate fused = estimate(s);
-  const Memory fused_memory = memory_per_device(s);
-  s.model.swiglu_limit = 7;
-  const Estimate clamped = estimate(s);
   const double routed_elements = 32.0 * 8192 * 4 * 2048;
   const double hbm = 3.35e12 * s.accelerator.cal.hbm_efficiency;
+  // The fused baselines: a GeLU FFN's activation moves 2 elements and keeps 1, SwiGLU's 3 and 2
+  // (over the same shape the GEMMs differ, not the other memory-bound work).
+  s.model.gated_ffn = false;
+  const double gelu_memory_bound = breakdown_of(estimate(s), "memory_bound");
+  const double gelu_kept = memory_per_device(s).activations_gib;
+  s.model.gated_ffn = true;
+  const Estimate fused = estimate(s);
+  const Memory fused_memory = memory_per_device(s);
+  EXPECT_NEAR(breakdown_of(fused, "memory_bound") - gelu_memory_bound, 8.0 * 3 * routed_elements * 1 * 2 / hbm, 1e-6);
+  EXPECT_NEAR((fused_memory.activations_gib - gelu_kept) * 1024 * 1024 * 1024, routed_elements * 2, 1e3);
+  s.model.swiglu_limit = 7;
+  const Estimate clamped = estimate(s);
   EXPECT_NEAR(breakdown_of(clamped, "memory_bound") - breakdown_of(fused, "memory_bound"),
               8.0 * 3 * routed_elements * 8 * 2 / hbm, 1e-6);
   EXPECT_DOUBLE_EQ(breakdown_of(clamped, "matmul"), breakdown_of(fused, "matmul"));

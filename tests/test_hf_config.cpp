@@ -176,6 +176,12 @@ TEST(HfConfig, GptOssGpt2NeoxVit) {
   expect_rel(oc.active - 201088.0 * 2880, 3.61e9, 0.01, "gpt-oss-20b active");
   EXPECT_TRUE(has_note(oss, "sliding_window (128 tokens on 12 of 24 layers)"));
   EXPECT_DOUBLE_EQ(oss.model.swiglu_limit, 7.0);
+  // The clamp is read, and without it transformers' default (7.0) holds.
+  Json other = config("gpt-oss-20b.json");
+  other["swiglu_limit"] = 10.0;
+  EXPECT_DOUBLE_EQ(tc::io::parse_hf_config(other, "model.hf_config", 0).model.swiglu_limit, 10.0);
+  other.erase("swiglu_limit");
+  EXPECT_DOUBLE_EQ(tc::io::parse_hf_config(other, "model.hf_config", 0).model.swiglu_limit, 7.0);
   // GPT-2 small: 124,439,808 with tied embeddings and 1024 learned positions.
   const HfModel gpt2 = read("gpt2.json");
   EXPECT_DOUBLE_EQ(tc::count_params(gpt2.model).total, 124439808.0);

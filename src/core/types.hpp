@@ -140,7 +140,8 @@ struct ModelShape {
   int vocab = 0;                  // 0 for ViT (classification head instead)
   bool gated_ffn = true;          // SwiGLU (3 matrices) vs GeLU (2)
   // GPT-OSS's SwiGLU clamps both halves at this limit and adds 1 to the linear half (openai/gpt-oss
-  // model.py, swiglu; config.json swiglu_limit 7.0); 0: a plain SwiGLU. Stacks run it op by op.
+  // model.py, swiglu; config.json swiglu_limit 7.0); 0: a plain SwiGLU. Timed op by op
+  // (activation_elements in core/estimate.cpp).
   double swiglu_limit = 0;
   bool tied_embeddings = false;
   bool biases = false;            // linear biases and LayerNorm (vs RMSNorm without bias)

@@ -14,7 +14,7 @@ constexpr int kMaxSeqLen = 10000000;
 constexpr int kMaxVocab = 10000000;
 constexpr int kMaxExperts = 100000;
 constexpr int kMaxImageSize = 100000;
-// An activation clamp (GPT-OSS's swiglu_limit, 7) past which no bfloat16 activation is clipped.
+// An activation clamp (GPT-OSS's swiglu_limit is 7): a sanity bound, far above any trained model's.
 constexpr double kMaxSwigluLimit = 1e6;
 
 }  // namespace tc::io::limits
