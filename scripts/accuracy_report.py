@@ -698,8 +698,9 @@ LIVE_ERRORS = {
     "mbridge_25_11_b200_deepseek": (lambda r: r["id"] == "MBRIDGE-25.11-B200-3", " to "),
     "mbridge_26_qwen3_30b": (lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], ".."),
     "trn1_mlm_256_chips": (lambda r: r["id"] in ("TRN1-MLM-G67-e", "TRN1-MLM-G67-f", "TRN1-MLM-G67-h"), ".."),
-    "trn1_fp32_bert": (lambda r: r["id"] in ("TRN1-BERT-h", "TRN1-BERT-k"), " and "),
-    "trn1_nemo_llama2_13b": (lambda r: r["id"] in ("TRN1-NEMO-L2-13B-a", "TRN1-NEMO-L2-13B-b"), " and "),
+    "trn1_bert_h": (lambda r: r["id"] == "TRN1-BERT-h", " to "),
+    "trn1_bert_k": (lambda r: r["id"] == "TRN1-BERT-k", " to "),
+    "trn1_nemo_llama2_13b": (lambda r: r["id"] in ("TRN1-NEMO-L2-13B-a", "TRN1-NEMO-L2-13B-b"), " to "),
     "torchao_rowwise_llama3_8b": (lambda r: "Llama3-8B" in r["id"] and "fp8rw" in r["id"], " to "),
     "nvfp4": (lambda r: "NVFP4" in r["id"], " to "),
     "gpt_oss_gb200_gb300_26": (lambda r: "GPT-OSS" in r["id"] and r["accelerator"] in ("gb200", "gb300")

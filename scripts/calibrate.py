@@ -52,7 +52,8 @@ MICROBENCH = {
     "trainium1": {"nki_matmul": 0.8524, "hbm": 0.70,
                   "cite": "NKI-MM-4: aws-neuron-sdk nki/tutorials/matrix_multiplication.rst (SDK 2.20-2.26), fully "
                           "optimized BF16 [4096,8192]@[8192,8192] at 85.24% of a NeuronCore-v2's peak; DMA-2 "
-                          "(its generation not stated, taken for Trainium1 as for Trainium2), large DMAs at ~70%"},
+                          "(guidance naming no chip generation, taken for Trainium1 as for Trainium2), large "
+                          "DMAs at ~70%"},
     "trainium2": {"nki_matmul": 0.9092, "hbm": 0.70,
                   "cite": "NKI-MM-5: awslabs/nki-autotune hand-tuned BF16 2048^3 matmul at 90.92% of peak (2026); "
                           "DMA-2: aws-neuron-sdk nki_perf_guide, large DMAs at ~70% of DMA throughput (SDK 2.32)"},
@@ -111,8 +112,9 @@ PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0
 # from 13.5% to 13.9%: it did not carry from one source to another). Their memory-bound work is the
 # compiler's code moving tensors between HBM and on-chip memory by DMA, not hand-written kernels
 # (GPUs' hand-written elementwise kernels are taken at 0.85 of their bandwidth, set, not fitted): its
-# achieved share of HBM bandwidth is fitted, 0.3-0.9 (a hand-tuned NKI kernel reaches ~70%, DMA-2;
-# Trainium2 and Trainium3 take the same compiled-to-hand-tuned ratio, as for GEMMs). The last value of
+# achieved share of HBM bandwidth is fitted, 0.3-0.9 (the NKI performance guide's example of a
+# hand-tuned kernel reaches ~70%, DMA-2; Trainium2 and Trainium3 take the same compiled-to-hand-tuned
+# ratio, as for GEMMs, and since DMA-2 names no generation, Trainium1's share). The last value of
 # each entry is the constant's where a group has no rows: none for a cost, the range's middle else.
 GROUP_PARAMS = {"trainium1": [("step_overhead_ms", 0.0, 300.0, 0.0), ("hbm_efficiency", 0.3, 0.9, None)]}
 
@@ -317,18 +319,30 @@ def retie_unconstrained(cal, best, score):
     return cal
 
 
-def attention_without_rows(cal, best, score, ratios):
+# Groups whose fused attention efficiency also carries the softmax: Trainium's runs on its vector and
+# scalar engines, which the model does not time apart, where a GPU's exponentials and FP32 softmax
+# instructions are timed beside the kernel's GEMMs (layer_attention).
+SOFTMAX_IN_ATTENTION = {"trainium1"}
+ATTENTION_RANGE = next((lo, hi) for k, lo, hi in PARAMS if k == "attention_efficiency")
+
+
+def attention_without_rows(group, cal, best, score, ratios):
     """A FlashAttention-2-class efficiency that moves no fitted row's figure (Blackwell's rows run
     FlashAttention-3-class kernels; Trainium1's flash-attention rows are all NeuronX Distributed's)
     has nothing to fit it, and the middle of its range is no physical prior. It takes its group's
-    large-GEMM efficiency times the mean ratio of the two where rows fit both (`ratios`, the groups
-    fitted so far): what such kernels, the softmax between their GEMMs, reach relative to their chip's
-    GEMMs. Returns the group's values and its own ratio where its rows fit it (else None)."""
+    large-GEMM efficiency times the mean ratio of the two on the GPU groups whose rows fit both
+    (`ratios`, those fitted so far): what such kernels reach relative to their chip's GEMMs, the
+    softmax apart (for Trainium, whose efficiency carries its softmax too, an upper bound). Returns
+    the group's values and the ratio it lends (None: unfitted, on a bound, or softmax included)."""
+    lo, hi = ATTENTION_RANGE
     moved = {**cal, "attention_efficiency": cal["attention_efficiency"] * 0.5}
     if abs(score(moved)[0] - best) >= 1e-12:
-        return cal, cal["attention_efficiency"] / cal["matmul_efficiency_max"]
+        ratio = cal["attention_efficiency"] / cal["matmul_efficiency_max"]
+        on_bound = cal["attention_efficiency"] in (lo, hi) or ratio >= 1
+        return cal, None if on_bound or group in SOFTMAX_IN_ATTENTION else ratio
     if ratios:
-        cal = {**cal, "attention_efficiency": cal["matmul_efficiency_max"] * sum(ratios) / len(ratios)}
+        prior = cal["matmul_efficiency_max"] * sum(ratios) / len(ratios)
+        cal = {**cal, "attention_efficiency": min(hi, max(lo, prior))}
     return cal, None
 
 
@@ -392,9 +406,8 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
                 start = {**tied, **{s: tied[p] for s, p in PRIMARY.items()}}
             cal, best, n = descend(start, params, score, rounds, attention_within_gemms)
             others = [v for g, v in attention_ratios.items() if g != group]
-            cal, ratio = attention_without_rows(cal, best, score, others)
-            if ratio is not None:
-                attention_ratios[group] = ratio
+            cal, attention_ratios[group] = attention_without_rows(group, cal, best, score, others)
+            attention_ratios = {g: v for g, v in attention_ratios.items() if v is not None}
             cal = retie_unconstrained(cal, best, score)
             if n:
                 # Members with rows of their own; the others take the fit and say so (calibrate --write).
@@ -406,8 +419,8 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
             relative = fitted_groups.get(RELATIVES.get(group))
             prior = relative or {k: sum(c[k] for c in fitted_groups.values()) / len(fitted_groups)
                                  for k, _, _ in PARAMS}
-            # A constant only this group fits has no rows to come from: none, rather than its
-            # range's middle, which the reset above left.
+            # A constant only this group fits has no rows to come from: a cost is none, rather
+            # than its range's middle, which the reset above left (GROUP_PARAMS).
             prior = {**prior, **{k: v for k, _, _, v in GROUP_PARAMS.get(group, []) if v is not None}}
             for m in GROUPS[group]:
                 if m in by_id:

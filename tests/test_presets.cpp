@@ -355,7 +355,7 @@ TEST(PresetBuiltin, CalibrationIsPhysicalAndDocumented) {
     // A kernel call costs a few microseconds (launch and tail), not tens.
     EXPECT_GE(c.kernel_overhead_us, 1.0) << a.id;
     EXPECT_LE(c.kernel_overhead_us, 15.0) << a.id;
-    EXPECT_GT(c.hbm_efficiency, 0.3) << a.id;
+    EXPECT_GE(c.hbm_efficiency, 0.3) << a.id;  // Trainium1's fitted floor (scripts/calibrate.py)
     EXPECT_LE(c.hbm_efficiency, 1.0) << a.id;
     // A traced step's host work: tenths of a second at most (scripts/calibrate.py bounds it at 300 ms).
     EXPECT_GE(c.step_overhead_ms, 0.0) << a.id;
