@@ -50,10 +50,8 @@ GROUPS = {"a100-40gb": ["a100-40gb"], "a100-80gb": ["a100-80gb"], "h100-sxm": ["
 # gap is the software's (XLA-compiled graphs against hand-tuned kernels), measured where it can be.
 MICROBENCH = {
     "trainium1": {"nki_matmul": 0.8524, "hbm": 0.70,
-                  "cite": "NKI-MM-4: aws-neuron-sdk nki/tutorials/matrix_multiplication.rst (SDK 2.20-2.26), fully "
-                          "optimized BF16 [4096,8192]@[8192,8192] at 85.24% of a NeuronCore-v2's peak; DMA-2 "
-                          "(guidance naming no chip generation, taken for Trainium1 as for Trainium2), large "
-                          "DMAs at ~70%"},
+                  "cite": "NKI-MM-4: aws-neuron-sdk nki/tutorials/matrix_multiplication.rst (SDK 2.20-2.26), "
+                          "BF16 [4096,8192]@[8192,8192] at 85.24% of a NeuronCore-v2's peak"},
     "trainium2": {"nki_matmul": 0.9092, "hbm": 0.70,
                   "cite": "NKI-MM-5: awslabs/nki-autotune hand-tuned BF16 2048^3 matmul at 90.92% of peak (2026); "
                           "DMA-2: aws-neuron-sdk nki_perf_guide, large DMAs at ~70% of DMA throughput (SDK 2.32)"},
@@ -80,11 +78,11 @@ def derive_from_microbenchmarks(by_id):
                   "hbm_efficiency": round(min(0.9, mb["hbm"] * hbm_gap), 4)})
         c["fitted_on"] = (f"derived from microbenchmarks (no published training run): {mb['cite']}"
                           + ("" if bench_of == chip else f" ({chip} has none of its own and takes {bench_of}'s)")
-                          + f"; times the compiled stacks' gap to hand-tuned NKI measured on Trainium1 "
-                          f"({base['matmul_efficiency_max']} fitted / {MICROBENCH['trainium1']['nki_matmul']} NKI; its "
-                          f"memory-bound work likewise, {base['hbm_efficiency']} fitted / {MICROBENCH['trainium1']['hbm']} "
-                          f"DMA; {MICROBENCH['trainium1']['cite']}); kernel and per-step costs as Trainium1's fit on "
-                          f"published_runs.csv")
+                          + f"; times Trainium1's compiled-to-hand-tuned gap "
+                          f"({base['matmul_efficiency_max']} fitted / {MICROBENCH['trainium1']['nki_matmul']} NKI, "
+                          f"{MICROBENCH['trainium1']['cite']}; HBM {base['hbm_efficiency']} / "
+                          f"{MICROBENCH['trainium1']['hbm']}, DMA-2 naming no generation); kernel and step "
+                          f"costs: Trainium1's fit on published_runs.csv")
         for note in by_id[chip]["sources"]:
             if "calibration" in note["fields"]:
                 note.update({"cite": c["fitted_on"], "date": TODAY, "confidence": "L"})
