@@ -3,17 +3,17 @@
 
 The constants of each accelerator group (PARAMS: large-GEMM efficiency in BF16 and FP8, per-kernel
 cost, fused attention efficiency of the two kernel classes; GROUP_PARAMS: Trainium's host cost a
-step and the share of HBM bandwidth its compiled memory-bound work reaches) are fitted by
-coordinate search to minimise the error of tokens/s per chip over that group's rows, each source
-family one vote (the mean of the families' mean absolute errors: the largest source does not set
-the fit a new source gets). Blackwell parts (b200, gb200, b300, gb300) share one fit, since they are one architecture
-and have few rows each. Then the constants of each framework profile (see
-FRAMEWORKS: how much of its tensor-, expert- and data-parallel communication it overlaps, how many
-elementwise and routing kernels it launches) are fitted over the rows that use it, across every
-accelerator; the two fits alternate. Nothing is fitted per row, model or source. Every fit starts
-from scratch (the middle of each accelerator constant's range, each framework constant's prior), not
-from the shipped constants: the fit is a function of the rows it is given, so a refit without a
-family (leave-one-source-out) owes nothing to that family.
+step and the share of HBM bandwidth its compiled memory-bound work reaches) are fitted by coordinate
+search to minimise the error of tokens/s per chip over that group's rows, each source family one
+vote (the mean of the families' mean absolute errors: the largest source does not set the fit a new
+source gets). Blackwell parts (b200, gb200, b300, gb300) share one fit, since they are one
+architecture and have few rows each. Then the constants of each framework profile (see FRAMEWORKS:
+how much of its tensor-, expert- and data-parallel communication it overlaps, how many elementwise
+and routing kernels it launches) are fitted over the rows that use it, across every accelerator; the
+two fits alternate. Nothing is fitted per row, model or source. Every fit starts from scratch (the
+middle of each accelerator constant's range, each framework constant's prior), not from the shipped
+constants: the fit is a function of the rows it is given, so a refit without a family
+(leave-one-source-out) owes nothing to that family.
 
 Held-out split: every row whose id hashes to 0 mod 5 (zlib.crc32 of the id, HELD_OUT) is never
 seen by any fit; scripts/accuracy_report.py reports its error as the out-of-sample figure.
