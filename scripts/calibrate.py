@@ -49,6 +49,8 @@ GROUPS = {"a100-40gb": ["a100-40gb"], "a100-80gb": ["a100-80gb"], "h100-sxm": ["
 # between what the compiled stacks reach on Trainium1 (its fit) and Trainium1's own NKI figure. The
 # gap is the software's (XLA-compiled graphs against hand-tuned kernels), measured where it can be.
 MICROBENCH = {
+    # hbm: DMA-2 (the NKI performance guide's example, large DMAs at ~70%), which names no chip
+    # generation, taken for Trainium1 as for Trainium2.
     "trainium1": {"nki_matmul": 0.8524, "hbm": 0.70,
                   "cite": "NKI-MM-4: aws-neuron-sdk nki/tutorials/matrix_multiplication.rst (SDK 2.20-2.26), "
                           "BF16 [4096,8192]@[8192,8192] at 85.24% of a NeuronCore-v2's peak"},
@@ -75,7 +77,7 @@ def derive_from_microbenchmarks(by_id):
                   "attention_efficiency": round(base["attention_efficiency"] * scale, 4),
                   "attention_v3_efficiency": round(base["attention_v3_efficiency"] * scale, 4),
                   "kernel_overhead_us": base["kernel_overhead_us"], "step_overhead_ms": base.get("step_overhead_ms", 0),
-                  "hbm_efficiency": round(min(0.9, mb["hbm"] * hbm_gap), 4)})
+                  "hbm_efficiency": round(min(HBM_RANGE[1], mb["hbm"] * hbm_gap), 4)})
         c["fitted_on"] = (f"derived from microbenchmarks (no published training run): {mb['cite']}"
                           + ("" if bench_of == chip else f" ({chip} has none of its own and takes {bench_of}'s)")
                           + f"; times Trainium1's compiled-to-hand-tuned gap "
@@ -115,6 +117,9 @@ PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0
 # ratio, as for GEMMs, and since DMA-2 names no generation, Trainium1's share). The last value of
 # each entry is the constant's where a group has no rows: none for a cost, the range's middle else.
 GROUP_PARAMS = {"trainium1": [("step_overhead_ms", 0.0, 300.0, 0.0), ("hbm_efficiency", 0.3, 0.9, None)]}
+
+
+HBM_RANGE = next((lo, hi) for k, lo, hi, _ in GROUP_PARAMS["trainium1"] if k == "hbm_efficiency")
 
 
 def params_of(group):
@@ -305,13 +310,18 @@ def descend(values, params, score, rounds, project=lambda v: v):
     return values, best, n
 
 
+def moves_no_row(trial, best, score):
+    """Whether the group's objective is the same with `trial`: no fitted row depends on what changed."""
+    return abs(score(trial)[0] - best) < 1e-12
+
+
 def retie_unconstrained(cal, best, score):
     """A secondary constant that moves no fitted row's figure goes back to its primary: left where
     the primary's earlier passes put it, it would run a group's FP8 GEMMs a few points off its BF16
     ones for no measured reason (held-out rows and users' jobs on such kernels do move)."""
     for s, p in PRIMARY.items():
         tied = {**cal, s: cal[p]}
-        if tied[s] != cal[s] and abs(score(tied)[0] - best) < 1e-12:
+        if tied[s] != cal[s] and moves_no_row(tied, best, score):
             cal = tied
     score(cal)  # leaves the group's presets holding the values returned
     return cal
@@ -333,8 +343,7 @@ def attention_without_rows(group, cal, best, score, ratios):
     softmax apart (for Trainium, whose efficiency carries its softmax too, an upper bound). Returns
     the group's values and the ratio it lends (None: unfitted, on a bound, or softmax included)."""
     lo, hi = ATTENTION_RANGE
-    moved = {**cal, "attention_efficiency": cal["attention_efficiency"] * 0.5}
-    if abs(score(moved)[0] - best) >= 1e-12:
+    if not moves_no_row({**cal, "attention_efficiency": cal["attention_efficiency"] * 0.5}, best, score):
         ratio = cal["attention_efficiency"] / cal["matmul_efficiency_max"]
         on_bound = cal["attention_efficiency"] in (lo, hi) or ratio >= 1
         return cal, None if on_bound or group in SOFTMAX_IN_ATTENTION else ratio
@@ -404,8 +413,10 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
                 start = {**tied, **{s: tied[p] for s, p in PRIMARY.items()}}
             cal, best, n = descend(start, params, score, rounds, attention_within_gemms)
             others = [v for g, v in attention_ratios.items() if g != group]
-            cal, attention_ratios[group] = attention_without_rows(group, cal, best, score, others)
-            attention_ratios = {g: v for g, v in attention_ratios.items() if v is not None}
+            cal, ratio = attention_without_rows(group, cal, best, score, others)
+            attention_ratios.pop(group, None)
+            if ratio is not None:
+                attention_ratios[group] = ratio
             cal = retie_unconstrained(cal, best, score)
             if n:
                 # Members with rows of their own; the others take the fit and say so (calibrate --write).
