@@ -838,6 +838,25 @@ TEST(Estimate, PerExpertGemmsPayTheKernelCostPerExpert) {
   EXPECT_DOUBLE_EQ(estimate(s).step_time_s, dense_each);
 }
 
+// Under an FP8 recipe a stack that launches experts one by one quantizes each expert's operands one by
+// one too: two quantize launches (the input forward, the output gradient backward) to its three
+// GEMMs, 10 launches an expert against the grouped kernel's 6. A grouped stack's FP8 launches do not
+// change, and neither does any other part of the step.
+TEST(Estimate, PerExpertFp8GemmsPayTheirQuantizeLaunchesPerExpert) {
+  Scenario s = h100_moe_scenario();
+  s.model.gated_ffn = false;
+  s.precision = Precision::fp8;
+  s.accelerator.cal.kernel_overhead_us = 10;
+  const Estimate grouped = estimate(s);
+  s.framework.per_expert_gemms = true;
+  const Estimate each = estimate(s);
+  const double layers = 32, mbs = 256 / 32, local = 64 / 8;
+  EXPECT_NEAR(breakdown_of(each, "matmul") - breakdown_of(grouped, "matmul"), layers * mbs * (10 * local - 6) * 10e-6,
+              1e-9 * breakdown_of(grouped, "matmul"));
+  for (const char* part : {"attention", "memory_bound", "ep_comm"})
+    EXPECT_DOUBLE_EQ(breakdown_of(each, part), breakdown_of(grouped, part)) << part;
+}
+
 // A dispatcher that sends a token once to each rank holding any of its experts (DeepEP) sends, on
 // average, the number of distinct ranks among top_k experts drawn without repeats: checked against
 // every draw of small cases. Without it, one copy per expert, at most ep in all.

@@ -383,16 +383,23 @@ void mla_projections(const Ctx& x, LayerTimes& r) {
 // A mixture-of-experts layer's routed experts on one rank, under balanced routing: each local expert
 // sees the routed tokens of the data replicas in its ep group (ep x etp / tp of them) over all
 // experts, and computes its 1/etp of the FFN width. A stack that launches local experts one by one
-// pays a kernel cost each (per_expert_gemms), else one for the grouped kernel.
+// pays a kernel cost each (per_expert_gemms), else one for the grouped kernel. Under an FP8/FP4
+// recipe such a stack also quantizes each expert's operands on their own (Transformer Engine's
+// GroupedLinear splits its input by expert and quantizes each split; recalled, not re-checked): a
+// linear layer's input before its forward GEMM and its output gradient before its two backward
+// GEMMs, two quantize launches to three GEMM launches (gemm_launches). LoRA's adapters beside the
+// experts run in 16 bits: `launches` alone.
 struct LocalExperts {
-  double count = 0, tokens_each = 0, width = 0, launches = 1;
+  double count = 0, tokens_each = 0, width = 0, launches = 1, gemm_launches = 1;
 };
 LocalExperts local_experts(const Ctx& x) {
   const ModelShape& m = x.m;
   const double ep = x.pl.ep, n_local = std::ceil(static_cast<double>(m.moe_experts) / ep);
   const double tokens_each = x.tokens_mb * m.moe_top_k * (ep * x.etp / x.pl.tp) / m.moe_experts;
-  return {n_local, tokens_each, static_cast<double>(m.ffn_hidden) / x.etp,
-          x.sc.framework.per_expert_gemms ? n_local : 1.0};
+  const double width = static_cast<double>(m.ffn_hidden) / x.etp;
+  if (!x.sc.framework.per_expert_gemms) return {n_local, tokens_each, width};
+  const double quantize_per_gemm = low_precision(x.sc.precision) ? 2.0 / 3.0 : 0.0;
+  return {n_local, tokens_each, width, n_local, n_local * (1.0 + quantize_per_gemm)};
 }
 
 // LoRA's adapter pairs (Hu et al. 2021) beside each adapted projection, on the tokens it sees:
@@ -458,8 +465,8 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     // time bounded for any number of experts; the shared experts below are one dense MLP.
     const LocalExperts e = local_experts(x);
     const double expert_in = (m.gated_ffn ? 2.0 : 1.0) * e.width;
-    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.launches));
-    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.launches));
+    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.gemm_launches));
+    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.gemm_launches));
     add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
     add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
     add(x.linear(pl.sequence_parallel ? T / t : T, m.moe_experts, h, frozen));  // the router, on a rank's tokens
