@@ -1064,9 +1064,9 @@ def found_by_comparing_rows(all_rows):
             "Megatron-Bridge 25.11's mixture-of-experts rows exceed their predicted step by " + many +
             " per micro-batch and layer of a stage where a GPU holds " + n_many + " experts, and by " + few +
             " where it holds " + n_few + ": " + per_expert + " per local expert beyond the kernel cost of "
-            "each expert's six GEMMs, which the model counts, as if each launch, with its casts, cost several "
-            "times the fitted kernel cost (a per-expert loop driven from the host would; the 26.x rows on the "
-            "same layouts do not).")
+            "each expert's six GEMMs and, in FP8, its four quantize launches, which the model counts, as if "
+            "each launch cost several times the fitted kernel cost (a per-expert loop driven from the host "
+            "would; the 26.x rows on the same layouts do not).")
     spread = scale_spread(all_rows, "TRN1-MLM-G67")
     if spread:
         faster, lo, hi = spread

@@ -284,19 +284,21 @@ struct Ctx {
 
   // Forward and backward of `count` same-shaped weight matrices run as one grouped GEMM per pass
   // (Megatron-Core's grouped GEMM over local experts: count problems); count = 1 is a plain linear
-  // layer. Each pass pays `launches` kernel costs: one for a grouped kernel, one per matrix where a
+  // layer. Each GEMM pays `launches` kernel costs: one for a grouped kernel, one per matrix where a
   // stack launches them one by one. Their tiles still share the waves (tile_fill over count): the
-  // per-expert launches run on a few streams side by side. Frozen weights skip the weight gradient.
+  // per-expert launches run on a few streams side by side. `quantizes` more kernel costs go before
+  // the forward GEMM (its input) and before the two backward ones (the output gradient, which both
+  // read). Frozen weights skip the weight gradient.
   struct Pass {
     double fwd = 0, bwd = 0;
   };
   Pass linear(double M, double N, double K, bool frozen, double count = 1, bool unquantized = false,
-              double launches = 1) const {
+              double launches = 1, double quantizes = 0) const {
     if (count <= 0 || M <= 0) return {};
-    const double launch = launches * kernel_s();
-    const double dgrad = gemm_work_s(M, K, N, count, unquantized) + launch;
+    const double launch = launches * kernel_s(), quantize = quantizes * kernel_s();
+    const double dgrad = gemm_work_s(M, K, N, count, unquantized) + launch + quantize;
     const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, unquantized) + launch;
-    return {gemm_work_s(M, N, K, count, unquantized) + launch, dgrad + wgrad};
+    return {gemm_work_s(M, N, K, count, unquantized) + launch + quantize, dgrad + wgrad};
   }
 
   // The node-local stage of a group's collective: through on-chip memory when the group's ranks
@@ -385,12 +387,11 @@ void mla_projections(const Ctx& x, LayerTimes& r) {
 // experts, and computes its 1/etp of the FFN width. A stack that launches local experts one by one
 // pays a kernel cost each (per_expert_gemms), else one for the grouped kernel. Under an FP8/FP4
 // recipe such a stack also quantizes each expert's operands on their own (Transformer Engine's
-// GroupedLinear splits its input by expert and quantizes each split; recalled, not re-checked): a
-// linear layer's input before its forward GEMM and its output gradient before its two backward
-// GEMMs, two quantize launches to three GEMM launches (gemm_launches). LoRA's adapters beside the
-// experts run in 16 bits: `launches` alone.
+// GroupedLinear splits its input by expert and quantizes each split; recalled, not re-checked): the
+// input before the forward GEMM and the output gradient before the backward ones, one launch each
+// an expert (quantizes). LoRA's adapters beside the experts are not GroupedLinear's splits: none.
 struct LocalExperts {
-  double count = 0, tokens_each = 0, width = 0, launches = 1, gemm_launches = 1;
+  double count = 0, tokens_each = 0, width = 0, launches = 1, quantizes = 0;
 };
 LocalExperts local_experts(const Ctx& x) {
   const ModelShape& m = x.m;
@@ -398,8 +399,7 @@ LocalExperts local_experts(const Ctx& x) {
   const double tokens_each = x.tokens_mb * m.moe_top_k * (ep * x.etp / x.pl.tp) / m.moe_experts;
   const double width = static_cast<double>(m.ffn_hidden) / x.etp;
   if (!x.sc.framework.per_expert_gemms) return {n_local, tokens_each, width};
-  const double quantize_per_gemm = low_precision(x.sc.precision) ? 2.0 / 3.0 : 0.0;
-  return {n_local, tokens_each, width, n_local, n_local * (1.0 + quantize_per_gemm)};
+  return {n_local, tokens_each, width, n_local, low_precision(x.sc.precision) ? n_local : 0.0};
 }
 
 // LoRA's adapter pairs (Hu et al. 2021) beside each adapted projection, on the tokens it sees:
@@ -465,8 +465,8 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     // time bounded for any number of experts; the shared experts below are one dense MLP.
     const LocalExperts e = local_experts(x);
     const double expert_in = (m.gated_ffn ? 2.0 : 1.0) * e.width;
-    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.gemm_launches));
-    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.gemm_launches));
+    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.launches, e.quantizes));
+    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.launches, e.quantizes));
     add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
     add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
     add(x.linear(pl.sequence_parallel ? T / t : T, m.moe_experts, h, frozen));  // the router, on a rank's tokens

@@ -254,7 +254,7 @@ struct FrameworkProfile {
   bool keeps_quantized_gemm_inputs = false;
   // Local experts' GEMMs are launched one expert at a time (Transformer Engine's GroupedLinear
   // loops over cuBLAS calls on a few streams) rather than as one grouped kernel: each pays the
-  // kernel cost.
+  // kernel cost, and under FP8/FP4 so does each expert's quantize launch.
   bool per_expert_gemms = false;
   // An FP8/FP4 recipe quantizes each weight once a step, on its first micro-batch, and reuses the
   // copy (Transformer Engine's is_first_microbatch weight cache), rather than every micro-batch.
