@@ -31,7 +31,8 @@ scripts/serve.sh --no-setup --build-only
 # then from 473,600 by timing each pipeline rank with its own layers, the layout warnings and
 # their explanations (474,862), then on 2026-12-04 by the prediction modules, the pace warning,
 # stated first and last stages and the review's fixes (477,746; docs/performance.md lists each),
-# then on 2026-12-05 by rowwise FP8 scaling and asynchronous TP (485,764).
+# then on 2026-12-05 by rowwise FP8 scaling and asynchronous TP (485,764), then by each expert's
+# quantize launches in stacks that launch experts one by one (486,237).
 mkdir -p build/e2e
 size_rc=0
 scripts/page_size.sh build/site --budget 486300 | tee build/e2e/page-size.txt || size_rc=$?

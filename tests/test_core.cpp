@@ -1357,6 +1357,14 @@ TEST(Estimate, LoraAdaptersRunOnTheTokensTheirProjectionSees) {
   const double grouped = breakdown_of(estimate(s), "matmul");
   s.framework.per_expert_gemms = true;
   EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - grouped, 32 * mbs * (18 + 4) * 7 * 10e-6, 1e-9 * grouped);
+  // Under FP8 each of the 8 experts' two frozen matrices also pays its two quantize launches (the
+  // input forward, the output gradient backward); the adapters and the grouped kernel pay none.
+  s.precision = Precision::fp8;
+  s.framework.per_expert_gemms = false;
+  const double grouped_fp8 = breakdown_of(estimate(s), "matmul");
+  s.framework.per_expert_gemms = true;
+  EXPECT_NEAR(breakdown_of(estimate(s), "matmul") - grouped_fp8, 32 * mbs * ((18 + 4) * 7 + 2 * 2 * 8) * 10e-6,
+              1e-9 * grouped_fp8);
 }
 
 // An FP8 recipe reads each 16-bit weight of the transformer layers and writes a rowwise and a
