@@ -119,11 +119,16 @@ PARAMS = [("matmul_efficiency_max", 0.25, 0.95), ("fp8_matmul_efficiency_max", 0
 GROUP_PARAMS = {"trainium1": [("step_overhead_ms", 0.0, 300.0, 0.0), ("hbm_efficiency", 0.3, 0.9, None)]}
 
 
-HBM_RANGE = next((lo, hi) for k, lo, hi, _ in GROUP_PARAMS["trainium1"] if k == "hbm_efficiency")
-
-
 def params_of(group):
     return PARAMS + [p[:3] for p in GROUP_PARAMS.get(group, [])]
+
+
+def param_range(key, group=None):
+    """The fitted range (low, high) of an accelerator constant."""
+    return next((lo, hi) for k, lo, hi in params_of(group) if k == key)
+
+
+HBM_RANGE = param_range("hbm_efficiency", "trainium1")
 
 
 # A constant measured relative to another starts from it: a fit from scratch first fits the primary
@@ -331,7 +336,7 @@ def retie_unconstrained(cal, best, score):
 # scalar engines, which the model does not time apart, where a GPU's exponentials and FP32 softmax
 # instructions are timed beside the kernel's GEMMs (layer_attention).
 SOFTMAX_IN_ATTENTION = {"trainium1"}
-ATTENTION_RANGE = next((lo, hi) for k, lo, hi in PARAMS if k == "attention_efficiency")
+ATTENTION_RANGE = param_range("attention_efficiency")
 
 
 def attention_without_rows(group, cal, best, score, ratios):
