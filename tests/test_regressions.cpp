@@ -33,6 +33,24 @@ tc::Estimate estimate_of(const std::string& text) {
   return tc::io::run_estimate(spec);
 }
 
+// property tests: 9,570 one-year Savings Plan terms (a 7.3e12-token LoRA run on a trn1.2xlarge) left
+// 80 instance-hours ($61) of the commitment idle, under the millionth of it that counted as rounding:
+// the idle line vanished and the commitment no longer equalled what was used plus what was idle.
+TEST(Regressions, AnIdleCommitmentOfDollarsIsBilledHoweverLargeTheCommitment) {
+  const auto job = tc::io::parse_job_text(R"({"framework":"fsdp","global_batch":8,"instance":"trn1.2xlarge",
+      "micro_batch":2,"model":"llama3.1-405b","nodes":1,"precision":"fp16","recompute":"selective",
+      "parallel":{"cp":1,"dp":1,"ep":1,"pp":2,"sequence_parallel":false,"tp":1,"vpp":1,"zero":1},
+      "pricing":{"discount":0.43172222593724585,"region":"us-east-1","tier":"savings_plan_instance_1y"},
+      "training":{"lora_rank":16,"mode":"lora","tokens":7303604397686.485}})",
+                                          lib(), "regression.json");
+  const tc::Bill& b = tc::io::cost_of(tc::io::evaluate(job, lib())).result.bill;
+  ASSERT_EQ(b.tiers.size(), 1u);
+  const tc::TierLine& t = b.tiers.front();
+  ASSERT_GT(t.committed_usd, 1e7);
+  EXPECT_GT(t.idle_usd, 1);
+  EXPECT_NEAR(t.committed_usd, t.usd + t.idle_usd, 1e-9 * t.committed_usd);
+}
+
 // fuzz_scenario: a fixed tp that does not divide the cluster's devices (6 of 16) made the plan
 // search skip every plan before checking one, and the CLI printed "error: " and nothing else.
 TEST(Regressions, FixedTpThatDoesNotDivideTheDevicesNamesTheField) {

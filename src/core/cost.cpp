@@ -768,8 +768,10 @@ void bill_commitment(Bill& b, const CostInputs& in, const std::vector<size_t>& g
   line.commitment = held->second;
   line.committed_usd = line.paid_instance_hours * line.usd_per_hour;
   line.idle_usd = std::max(0.0, line.committed_usd - used_usd);
-  if (!(line.idle_usd > 1e-6 * std::max(1.0, line.committed_usd))) {
-    line.idle_usd = 0;  // filled to within rounding
+  // Under half a cent the bill rounds to $0.00; a share of the commitment would drop real dollars
+  // from a large one (1e-6 of a $64M commitment is $64).
+  if (!(line.idle_usd >= 0.005)) {
+    line.idle_usd = 0;
     return;
   }
   std::string what = f + ": " + line.commitment + " commits " + usd(line.committed_usd) + "; this campaign uses " +
