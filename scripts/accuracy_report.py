@@ -380,23 +380,23 @@ def trainium_section(rows):
 # band). The leave-one-source-out refits start from scratch, so each family's figure owes nothing to
 # its own rows; a family whose rows alone pin a constant (SimuMax: Blackwell's BF16 GEMM speed)
 # swings with the start and the other families' rows. The ceilings hold today's figures with a
-# margin of about a point (2026-12-05: leave-one-source-out 8.5%, worst family 13.1%, held-out 7.1%,
-# in sample 5.9%, p90 13.5%). The plan search's footing: over the jobs published with several
+# margin of about a point (2026-12-05: leave-one-source-out 8.7%, worst family 13.1%, held-out 5.9%,
+# in sample 5.6%, p90 12.8%). The plan search's footing: over the jobs published with several
 # layouts, how much faster the measured fastest is than the layout the out-of-sample predictions
 # pick (2026-12-04: 1.2% on average, 13 picks of 16 right).
 # The accuracy issue's goal for the band's coverage of sources never seen (2026-12-04: 80%; held-out
 # rows 85%).
 COVERAGE_GOAL = (0.75, 0.85)
-TARGETS = {"mae": ("<=", 0.07), "p90": ("<=", 0.145), "heldout_mae": ("<=", 0.081),
+TARGETS = {"mae": ("<=", 0.07), "p90": ("<=", 0.145), "heldout_mae": ("<=", 0.07),
            "loso_mean": ("<=", 0.095), "loso_worst": ("<=", 0.141),
            "heldout_coverage": ("range", (0.75, 0.90)), "loso_coverage": ("range", COVERAGE_GOAL),
-           "layout_regret": ("<=", 0.03), "tuned_own_plan_gain": ("<=", 0.055)}
+           "layout_regret": ("<=", 0.03), "tuned_own_plan_gain": ("<=", 0.04)}
 # Sources whose published layouts their vendor tuned: the model's own plan should not beat them by
-# much (tuned_own_plan_gain, the largest of their median gains, either sign). Its ceiling was 4%;
-# 5.5% since 2026-12-05, when the jobs published with several layouts came out closer (their
-# spread, the pick's sigma, 6.1% -> 5.2%), which shrank the pick's correction: MLPerf's median went
-# from 3.6% to 5.0%, its uncorrected median unchanged at 10.9%. The plans the model prefers did not
-# change; the expected excess it subtracts from them did.
+# much (tuned_own_plan_gain, the largest of their median gains, either sign): 4%. It stood at 5.5%
+# for one change on 2026-12-05, when the jobs published with several layouts came out closer (their
+# spread, the pick's sigma, 6.1% -> 5.2%), which shrank the pick's correction (MLPerf's median 3.6%
+# -> 5.0%, uncorrected 10.9% either way); with the per-expert quantizes' host time Megatron's TP
+# overlap rose from 0.20 to 0.28 and MLPerf's median fell to 3.4%.
 TUNED = ("MLPerf", "NeMo/Megatron-Bridge")
 
 
@@ -700,6 +700,7 @@ LIVE_ERRORS = {
     "mbridge_25_11_b200_qwen3_30b": (lambda r: r["id"] == "MBRIDGE-25.11-B200-5", " to "),
     "mbridge_25_11_gb200_qwen3_30b": (lambda r: r["id"] == "MBRIDGE-25.11-GB200-7", " to "),
     "mbridge_25_11_b200_deepseek": (lambda r: r["id"] == "MBRIDGE-25.11-B200-3", " to "),
+    "mbridge_25_11_gpt_oss_bf16": (lambda r: r["id"] in ("MBRIDGE-25.11-B200-4", "MBRIDGE-25.11-GB200-6"), " and "),
     "mbridge_26_qwen3_30b": (lambda r: r["id"].startswith("MBRIDGE-26") and "Qwen3-30B" in r["id"], ".."),
     "trn1_mlm_256_chips": (lambda r: r["id"] in ("TRN1-MLM-G67-e", "TRN1-MLM-G67-f", "TRN1-MLM-G67-h"), ".."),
     "trn1_bert_h": (lambda r: r["id"] == "TRN1-BERT-h", " to "),

@@ -153,6 +153,10 @@ WHY = {"tp_overlap": ". Mechanism: Megatron-Core overlaps tensor-parallel collec
        "ep_overlap": ". Mechanism: Megatron-Core can overlap one micro-batch's expert-parallel "
                      "all-to-all with another's compute in the 1F1B steady state "
                      "(--overlap-moe-expert-parallel-comm); recalled, not re-checked",
+       "expert_quantize_us": ". Mechanism: a release whose Transformer Engine quantizes each local expert's "
+                             "split in a loop on the host, after the alltoall dispatcher has synchronised on "
+                             "the token counts, leaves the GPU idle for that host time at each quantize "
+                             "(recalled, not re-checked against the release's source)",
        "dp_overlap": ". Mechanism: prefetching overlaps one submodule's gather with the previous "
                      "one's compute (Rajbhandari et al. 2020, ZeRO, Section 5.3)",
        ("megatron", "dp_overlap"): ". Mechanism: the share of the backward (and, with --overlap-param-gather, "
@@ -174,7 +178,11 @@ RELATIVES = {"blackwell": "h100-sxm", "h100-sxm": "blackwell", "a100-40gb": "a10
 # launches per layer (fusion). No profile scales GEMM speed. Each entry: key, bounds, and the value
 # a profile takes when it has no rows left to fit on.
 FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0.95, 0.0), ("dp_overlap", 0.0, 0.95, 0.9),
-                           ("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
+                           ("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12),
+                           # Host time a per-expert quantize call adds (us), 0-150: a few Python-level
+                           # dispatches of 10-20 us each at most; only a release that quantizes the
+                           # experts' splits one by one (Megatron-Bridge 25.11's per_expert_gemms) pays it.
+                           ("expert_quantize_us", 0, 150, 0)],
               "megatron-lm": [("elementwise_kernels_per_layer", 2, 40, 6), ("moe_kernels_per_layer", 4, 60, 12)],
               "megatron-2021": [("elementwise_kernels_per_layer", 2, 40, 10)],
               "fsdp": [("elementwise_kernels_per_layer", 4, 150, 20), ("async_tp_overlap", 0.0, 0.95, 0.0)],

@@ -57,11 +57,11 @@ TEST(Accuracy, PublishedRuns) {
   for (const auto& [k, v] : by_family) std::printf("  %-22s n=%3zu MAE %.1f%%\n", k.c_str(), v.size(), 100 * mean_abs(v));
   // Bars over every counted row, held-out ones included, with the shipped calibration (the
   // out-of-sample ones are in tests/accuracy_loso.sh). They hold today's figures with a small
-  // margin so that a change that loses accuracy fails (2026-12-05: MAE 6.1%, p90 13.9%, the worst
-  // accelerator with five rows or more Trainium1's 8.3%, then B200's 7.2%); issue 10's targets (5%
-  // MAE, 12% p90, 8% per accelerator) are not met yet.
-  EXPECT_LE(mean_abs(all), 0.07);
-  EXPECT_LE(p90, 0.15);
+  // margin so that a change that loses accuracy fails (2026-12-05: MAE 5.6%, p90 13.1%, the worst
+  // accelerator with five rows or more Trainium1's 8.3%, then A100 40 GB's 5.7%); issue 10's targets
+  // (5% MAE, 12% p90, 8% per accelerator) are not met yet.
+  EXPECT_LE(mean_abs(all), 0.065);
+  EXPECT_LE(p90, 0.145);
   for (const auto& [acc, errs] : by_acc) {
     if (errs.size() >= 5) {
       EXPECT_LE(mean_abs(errs), 0.095) << acc;

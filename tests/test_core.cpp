@@ -857,6 +857,33 @@ TEST(Estimate, PerExpertFp8GemmsPayTheirQuantizeLaunchesPerExpert) {
     EXPECT_DOUBLE_EQ(breakdown_of(each, part), breakdown_of(grouped, part)) << part;
 }
 
+// A release that quantizes each expert's split from the host pays that host time at every quantize
+// launch besides its kernel cost: four an expert (two for each of its two matrices), nothing under
+// BF16, and nothing for a stack that quantizes the grouped operands at once.
+TEST(Estimate, PerExpertQuantizeHostTimeAddsToEachQuantizeLaunch) {
+  Scenario s = h100_moe_scenario();
+  s.model.gated_ffn = false;
+  s.precision = Precision::fp8;
+  s.framework.per_expert_gemms = true;
+  const Estimate without = estimate(s);
+  s.framework.expert_quantize_us = 50;
+  const Estimate with = estimate(s);
+  const double layers = 32, mbs = 256 / 32, local = 64 / 8;
+  EXPECT_NEAR(breakdown_of(with, "matmul") - breakdown_of(without, "matmul"), layers * mbs * 4 * local * 50e-6,
+              1e-9 * breakdown_of(without, "matmul"));
+  for (const char* part : {"attention", "memory_bound", "ep_comm"})
+    EXPECT_DOUBLE_EQ(breakdown_of(with, part), breakdown_of(without, part)) << part;
+  s.framework.per_expert_gemms = false;
+  const double grouped = estimate(s).step_time_s;
+  s.framework.expert_quantize_us = 0;
+  EXPECT_DOUBLE_EQ(estimate(s).step_time_s, grouped);
+  s.framework.per_expert_gemms = true;
+  s.precision = Precision::bf16;
+  const double bf16 = estimate(s).step_time_s;
+  s.framework.expert_quantize_us = 50;
+  EXPECT_DOUBLE_EQ(estimate(s).step_time_s, bf16);
+}
+
 // A dispatcher that sends a token once to each rank holding any of its experts (DeepEP) sends, on
 // average, the number of distinct ranks among top_k experts drawn without repeats: checked against
 // every draw of small cases. Without it, one copy per expert, at most ep in all.

@@ -256,6 +256,10 @@ struct FrameworkProfile {
   // loops over cuBLAS calls on a few streams) rather than as one grouped kernel: each pays the
   // kernel cost, and under FP8/FP4 so does each expert's quantize launch.
   bool per_expert_gemms = false;
+  // Host time each of those per-expert quantize launches adds to its kernel cost (us): a stack that
+  // quantizes the experts' splits one by one from Python, behind the dispatcher's sync on the token
+  // counts, leaves the GPU waiting on it.
+  double expert_quantize_us = 0;
   // An FP8/FP4 recipe quantizes each weight once a step, on its first micro-batch, and reuses the
   // copy (Transformer Engine's is_first_microbatch weight cache), rather than every micro-batch.
   bool caches_quantized_weights = false;

@@ -90,7 +90,7 @@ const std::vector<std::string_view> kVitOnlyKeys = {"image_size", "patch_size", 
                                                     "num_classes"};
 const std::vector<std::string_view> kFrameworkKeys = {"id",         "name",      "dp_overlap",
                                                       "tp_overlap", "grad_bytes", "bucket_mib",
-                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "overlap_p2p", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero", "parallelism",
+                                                      "elementwise_kernels_per_layer", "moe_kernels_per_layer", "overlap_param_gather", "overlap_p2p", "attention_v3_kernels", "keeps_quantized_gemm_inputs", "per_expert_gemms", "expert_quantize_us", "dispatch_once_per_rank", "fused_projections", "caches_quantized_weights", "selective_recompute", "zero3_gathers_per_layer", "max_zero", "parallelism",
                                                       "ep_overlap", "async_tp_overlap", "dp_all_nics", "runs_on", "sources"};
 const std::vector<std::string_view> kSourceKeys = {"fields", "cite", "date", "confidence"};
 const std::vector<std::string_view> kModelKinds = {"decoder", "encoder", "vit"};
@@ -704,6 +704,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.keeps_quantized_gemm_inputs =
       get_bool_or(j, "keeps_quantized_gemm_inputs", path, fw.keeps_quantized_gemm_inputs);
   fw.per_expert_gemms = get_bool_or(j, "per_expert_gemms", path, fw.per_expert_gemms);
+  fw.expert_quantize_us = get_number_or(j, "expert_quantize_us", path, 0, 1000, fw.expert_quantize_us);
   fw.dispatch_once_per_rank = get_bool_or(j, "dispatch_once_per_rank", path, fw.dispatch_once_per_rank);
   fw.fused_projections = get_bool_or(j, "fused_projections", path, fw.fused_projections);
   fw.caches_quantized_weights = get_bool_or(j, "caches_quantized_weights", path, fw.caches_quantized_weights);
