@@ -1110,6 +1110,26 @@ TEST(Commitments, SevenDayJobOnAOneYearReservedInstance) {
   EXPECT_NEAR(two.bill.tiers[0].paid_instance_hours, 128.0 * 2 * 8760, 1e-6);
 }
 
+// The idle part of a commitment is on the bill down to half a cent, however large the commitment:
+// $10 idle of $48.6 M is billed (a millionth of it, $48.6, had counted as rounding), $0.004 rounds
+// to $0.00 and is dropped, $0.006 is billed.
+TEST(Commitments, IdleDownToHalfACentIsBilled) {
+  CostInputs in = bare();
+  Instance p = p5();
+  p.prices.push_back(price("reserved_1y_convertible", 43.344));
+  in.pricing.mix = {tc::TierShare{"reserved_1y_convertible", 1.0, 0, "", {}, {}}};
+  const double nodes = 128, rate_usd = nodes * 43.344;
+  for (const double idle_usd : {10.0, 0.004, 0.006}) {
+    const auto r = tc::evaluate_cost(in, job(128, 8760 - idle_usd / rate_usd, 3600), p, gpu());
+    const tc::TierLine& t = r.bill.tiers[0];
+    ASSERT_NEAR(t.committed_usd, 8760 * rate_usd, 1e-6);
+    const double billed = idle_usd >= 0.005 ? idle_usd : 0.0;
+    EXPECT_NEAR(t.idle_usd, billed, 1e-6) << idle_usd;
+    EXPECT_NEAR(item(r.bill, "instance.reserved_1y_convertible.idle"), billed > 0 ? billed : -1, 1e-6) << idle_usd;
+    EXPECT_NEAR(r.bill.total_usd, t.usd + billed, 1e-6) << idle_usd;
+  }
+}
+
 TEST(Commitments, SavingsPlanDiscountIsTheUsersAndCapped) {
   CostInputs in = bare();
   in.pricing.mix = {tc::TierShare{"savings_plan_compute_3y", 1.0, 0, "", {}, 0.5}};

@@ -946,6 +946,24 @@ TEST(PresetFramework, RunsOnIsChecked) {
   EXPECT_TRUE(contains(with_runs_on(Json::array({7})), "frameworks[0].runs_on[0]"));
 }
 
+// The per-expert quantizes' host time is a time: a negative, absurd or non-numeric value names the
+// field; a valid one is taken, and a profile without it has none.
+TEST(PresetFramework, ExpertQuantizeHostTimeIsChecked) {
+  auto with = [](Json v) {
+    Json fw = builtin_json("presets/frameworks.json");
+    fw["frameworks"][0]["expert_quantize_us"] = v;
+    return merge_error("f.json", fw);
+  };
+  for (const Json& bad : {Json(-1), Json(1e9), Json("fast")})
+    EXPECT_TRUE(contains(with(bad), "frameworks[0].expert_quantize_us")) << bad.dump();
+  Json fw = builtin_json("presets/frameworks.json");
+  fw["frameworks"][0]["expert_quantize_us"] = 20;
+  PresetLibrary lib = builtin();
+  tc::io::merge_preset_json(lib, "f.json", fw.dump());
+  EXPECT_EQ(lib.framework(fw["frameworks"][0]["id"].get<std::string>())->expert_quantize_us, 20.0);
+  EXPECT_EQ(builtin().framework("fsdp")->expert_quantize_us, 0.0);
+}
+
 // What a stack implements: the 2021 stacks and the Hugging Face Trainer on Neuron lack what came
 // later, a scenario that asks for it is refused naming the field, and a bad list names its item.
 TEST(PresetFramework, ParallelismsAreWhatTheStackImplements) {

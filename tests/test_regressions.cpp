@@ -43,7 +43,8 @@ TEST(Regressions, AnIdleCommitmentOfDollarsIsBilledHoweverLargeTheCommitment) {
       "pricing":{"discount":0.43172222593724585,"region":"us-east-1","tier":"savings_plan_instance_1y"},
       "training":{"lora_rank":16,"mode":"lora","tokens":7303604397686.485}})",
                                           lib(), "regression.json");
-  const tc::Bill& b = tc::io::cost_of(tc::io::evaluate(job, lib())).result.bill;
+  const auto result = tc::io::evaluate(job, lib());
+  const tc::Bill& b = tc::io::cost_of(result).result.bill;
   ASSERT_EQ(b.tiers.size(), 1u);
   const tc::TierLine& t = b.tiers.front();
   ASSERT_GT(t.committed_usd, 1e7);

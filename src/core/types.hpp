@@ -257,8 +257,9 @@ struct FrameworkProfile {
   // kernel cost, and under FP8/FP4 so does each expert's quantize launch.
   bool per_expert_gemms = false;
   // Host time each of those per-expert quantize launches adds to its kernel cost (us): a stack that
-  // quantizes the experts' splits one by one from Python, behind the dispatcher's sync on the token
-  // counts, leaves the GPU waiting on it.
+  // quantizes the experts' splits one by one from the host, behind the dispatcher's sync on the token
+  // counts, leaves the GPU waiting on it (recalled, not re-checked). Fitted on the megatron profile,
+  // which pays it only where a release turns per_expert_gemms on (Megatron-Bridge 25.11).
   double expert_quantize_us = 0;
   // An FP8/FP4 recipe quantizes each weight once a step, on its first micro-batch, and reuses the
   // copy (Transformer Engine's is_first_microbatch weight cache), rather than every micro-batch.

@@ -243,7 +243,7 @@ const TermModel kTermModels[] = {
     {"matmul", "every GEMM at its per-device shape: max(2MNK / (peak x matmul efficiency x SMs its output tiles "
                "keep busy), bytes / HBM) + kernel cost, x micro-batches per step (roofline, Williams et al. 2009; "
                "tile and wave quantization, NVIDIA's Matrix Multiplication Background guide); local experts as "
-               "one grouped GEMM, or a kernel cost each (per_expert_gemms), FP8/FP4 quantize launches too; LoRA's adapter pairs on every projection, one "
+               "one grouped GEMM, or a kernel cost each (per_expert_gemms), FP8/FP4 quantize launches too, each with a release's host time (expert_quantize_us); LoRA's adapter pairs on every projection, one "
                "pair a fused Q/K/V or gate/up module (fused_projections)", "peak_tflops"},
     {"attention", "fused kernel at the attention rate, causal half skipped, backward 2.5 forwards, plus the "
                   "softmax's exponentials and FP32 work on a GPU (added for FlashAttention-2-class kernels, "
