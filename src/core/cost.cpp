@@ -770,7 +770,8 @@ void bill_commitment(Bill& b, const CostInputs& in, const std::vector<size_t>& g
   line.idle_usd = std::max(0.0, line.committed_usd - used_usd);
   // Under half a cent the bill rounds to $0.00; a share of the commitment would drop real dollars
   // from a large one (1e-6 of a $64M commitment is $64).
-  if (!(line.idle_usd >= 0.005)) {
+  constexpr double kBillRoundingUsd = 0.005;
+  if (!(line.idle_usd >= kBillRoundingUsd)) {
     line.idle_usd = 0;
     return;
   }

@@ -195,6 +195,12 @@ PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
 }
 
 // Everything derived from the scenario that the time and memory formulas share.
+// The launches of one linear layer's GEMMs (Ctx::linear): kernel costs a GEMM, quantize launches
+// before the forward and the backward GEMMs, and the host time each quantize adds.
+struct GemmLaunches {
+  double gemms = 1, quantizes = 0, quantize_host_s = 0;
+};
+
 struct Ctx {
   const Scenario& sc;
   const ModelShape& m;
@@ -284,18 +290,18 @@ struct Ctx {
 
   // Forward and backward of `count` same-shaped weight matrices run as one grouped GEMM per pass
   // (Megatron-Core's grouped GEMM over local experts: count problems); count = 1 is a plain linear
-  // layer. Each GEMM pays `launches` kernel costs: one for a grouped kernel, one per matrix where a
-  // stack launches them one by one. Their tiles still share the waves (tile_fill over count): the
-  // per-expert launches run on a few streams side by side. `quantizes` more kernel costs, each plus
-  // `quantize_host_s`, go before the forward GEMM (its input) and before the two backward ones (the
-  // output gradient, which both read). Frozen weights skip the weight gradient.
+  // layer. Each GEMM pays `gemms` kernel costs (GemmLaunches): one for a grouped kernel, one per matrix
+  // where a stack launches them one by one. Their tiles still share the waves (tile_fill over count):
+  // the per-expert launches run on a few streams side by side. `quantizes` more kernel costs, each
+  // plus `quantize_host_s`, go before the forward GEMM (its input) and before the two backward ones
+  // (the output gradient, which both read). Frozen weights skip the weight gradient.
   struct Pass {
     double fwd = 0, bwd = 0;
   };
   Pass linear(double M, double N, double K, bool frozen, double count = 1, bool unquantized = false,
-              double launches = 1, double quantizes = 0, double quantize_host_s = 0) const {
+              GemmLaunches l = {}) const {
     if (count <= 0 || M <= 0) return {};
-    const double launch = launches * kernel_s(), quantize = quantizes * (kernel_s() + quantize_host_s);
+    const double launch = l.gemms * kernel_s(), quantize = l.quantizes * (kernel_s() + l.quantize_host_s);
     const double dgrad = gemm_work_s(M, K, N, count, unquantized) + launch + quantize;
     const double wgrad = frozen ? 0.0 : gemm_work_s(K, N, M, count, unquantized) + launch;
     return {gemm_work_s(M, N, K, count, unquantized) + launch + quantize, dgrad + wgrad};
@@ -392,16 +398,17 @@ void mla_projections(const Ctx& x, LayerTimes& r) {
 // an expert (quantizes), each with the stack's host time besides (expert_quantize_us). LoRA's
 // adapters beside the experts are not GroupedLinear's splits: none.
 struct LocalExperts {
-  double count = 0, tokens_each = 0, width = 0, launches = 1, quantizes = 0, quantize_host_s = 0;
+  double count = 0, tokens_each = 0, width = 0;
+  GemmLaunches launches;
 };
 LocalExperts local_experts(const Ctx& x) {
   const ModelShape& m = x.m;
   const double ep = x.pl.ep, n_local = std::ceil(static_cast<double>(m.moe_experts) / ep);
   const double tokens_each = x.tokens_mb * m.moe_top_k * (ep * x.etp / x.pl.tp) / m.moe_experts;
   const double width = static_cast<double>(m.ffn_hidden) / x.etp;
-  if (!x.sc.framework.per_expert_gemms) return {n_local, tokens_each, width};
-  return {n_local, tokens_each, width, n_local, low_precision(x.sc.precision) ? n_local : 0.0,
-          x.sc.framework.expert_quantize_us * 1e-6};
+  if (!x.sc.framework.per_expert_gemms) return {n_local, tokens_each, width, {}};
+  return {n_local, tokens_each, width,
+          {n_local, low_precision(x.sc.precision) ? n_local : 0.0, x.sc.framework.expert_quantize_us * 1e-6}};
 }
 
 // LoRA's adapter pairs (Hu et al. 2021) beside each adapted projection, on the tokens it sees:
@@ -413,8 +420,8 @@ void lora_adapters(const Ctx& x, LayerTimes& r) {
   const double t = x.pl.tp, T = x.tokens_mb, h = m.hidden, q = attention_width(m), rk = x.sc.lora_rank;
   const bool fused = x.sc.framework.fused_projections;
   auto adapt = [&](double tokens, double in, double out, double count = 1, double launches = 1) {
-    for (const Ctx::Pass& p : {x.linear(tokens, rk, in, false, count, false, launches),
-                               x.linear(tokens, out, rk, false, count, false, launches)}) {
+    for (const Ctx::Pass& p : {x.linear(tokens, rk, in, false, count, false, {launches}),
+                               x.linear(tokens, out, rk, false, count, false, {launches})}) {
       r.matmul_fwd += p.fwd;
       r.matmul_bwd += p.bwd;
     }
@@ -438,7 +445,7 @@ void lora_adapters(const Ctx& x, LayerTimes& r) {
     return;
   }
   const LocalExperts e = local_experts(x);
-  adapt_ffn(e.tokens_each, e.width, e.count, e.launches);
+  adapt_ffn(e.tokens_each, e.width, e.count, e.launches.gemms);
   adapt_ffn(T, m.ffn_hidden / t, m.moe_shared_experts, 1);
 }
 
@@ -467,8 +474,8 @@ void layer_gemms(const Ctx& x, LayerTimes& r) {
     // time bounded for any number of experts; the shared experts below are one dense MLP.
     const LocalExperts e = local_experts(x);
     const double expert_in = (m.gated_ffn ? 2.0 : 1.0) * e.width;
-    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.launches, e.quantizes, e.quantize_host_s));
-    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.launches, e.quantizes, e.quantize_host_s));
+    add(x.linear(e.tokens_each, expert_in, h, frozen, e.count, false, e.launches));
+    add(x.linear(e.tokens_each, h, e.width, frozen, e.count, false, e.launches));
     add(x.linear(T, ffn_in, h, frozen, m.moe_shared_experts));
     add(x.linear(T, h, f / t, frozen, m.moe_shared_experts));
     add(x.linear(pl.sequence_parallel ? T / t : T, m.moe_experts, h, frozen));  // the router, on a rank's tokens
