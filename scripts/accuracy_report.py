@@ -716,26 +716,39 @@ def live_errors(all_rows):
     return {name: error_range(all_rows, keep, sep) for name, (keep, sep) in LIVE_ERRORS.items()}
 
 
-def history_entries(path=HISTORY):
-    """The entries of the history file: each starts with "- " at the start of a line, its wrapped
-    (indented) lines joined by one space; the paragraph before the first entry says how the file is
-    read."""
-    entries = []
+def listed_entries(path):
+    """The lists of a notes file: (heading, entries) for each line ending in a colon at the start of a
+    line, heading None for entries before any; an entry starts with "- " at the start of a line, its
+    wrapped (indented) lines joined by one space. The paragraph before the first entry says how the
+    file is read."""
+    lists = []
     with open(path) as f:
         for line in f:
             if line.startswith("- "):
-                entries.append(line.strip())
-            elif line.strip() and entries:
-                entries[-1] += " " + line.strip()
-    return entries
+                if not lists:
+                    lists.append((None, []))
+                lists[-1][1].append(line.strip())
+            elif line.startswith("  ") and line.strip() and lists and lists[-1][1]:
+                lists[-1][1][-1] += " " + line.strip()
+            elif line.rstrip().endswith(":") and not line.startswith(" "):
+                lists.append((line.strip(), []))
+    return lists
+
+
+def history_entries(path=HISTORY):
+    """The entries of the history file (one list, no heading)."""
+    return [e for _, entries in listed_entries(path) for e in entries]
 
 
 def not_modelled(all_rows):
     """What the model is known to miss and what was tried and not kept
-    (scripts/accuracy_not_modelled.md: one paragraph after its header), today's figures filled in."""
-    with open(NOT_MODELLED) as f:
-        text = " ".join(f.read().split("\n\n", 1)[1].split())
-    return text.format_map(live_errors(all_rows))
+    (scripts/accuracy_not_modelled.md: two lists), each under its heading, today's figures filled in."""
+    live = live_errors(all_rows)
+    lines = []
+    for heading, entries in listed_entries(NOT_MODELLED):
+        if heading and entries:
+            lines += ["", "### " + heading.rstrip(":"), ""] + [e.format_map(live) for e in entries]
+    return lines
 
 
 def what_moved(all_rows):
@@ -1122,7 +1135,7 @@ def not_met(all_rows, lo, fig):
     return ["", "Goals of the accuracy issue not met yet: leave-one-source-out mean <= 8% and every family <= 12% "
           "(above: " + ", ".join(f"{f} {100 * v['mae']:.1f}%" for f, v in sorted(lo.items(), key=lambda t: -t[1]["mae"])
                                  if v["mae"] > 0.12) + "), in-sample MAE <= 5% "
-          "and p90 <= 12%, every accelerator with five rows or more <= 8%" + coverage + ". " + not_modelled(all_rows), "",
+          "and p90 <= 12%, every accelerator with five rows or more <= 8%" + coverage + "."] + not_modelled(all_rows) + ["",
           by_class_coverage([r for r in all_rows if counted(r)], fig, shipped_band_table()), "",
           found_by_comparing_rows(all_rows), "",
           repeated_configurations(all_rows)]
