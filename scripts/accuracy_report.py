@@ -691,8 +691,8 @@ def error_range(rows, keep, sep=" to "):
 
 HISTORY = os.path.join(ROOT, "scripts/accuracy_history.md")
 
-# The row groups whose error today an entry of the history quotes ({name} in the file), with the
-# separator of their range.
+# The row groups whose error today an entry of the history or of the notes on what is not modelled
+# quotes ({name} in the files), with the separator of their range.
 LIVE_ERRORS = {
     "simumax_deepseek": (lambda r: r["id"].startswith("SIMUMAX") and "deepseek" in r["id"], ".."),
     "mbridge_25_11_b200_qwen3_30b": (lambda r: r["id"] == "MBRIDGE-25.11-B200-5", " to "),
@@ -717,21 +717,28 @@ def live_errors(all_rows):
 
 
 def listed_entries(path):
-    """The lists of a notes file: (heading, entries) for each line ending in a colon at the start of a
-    line, heading None for entries before any; an entry starts with "- " at the start of a line, its
-    wrapped (indented) lines joined by one space. The paragraph before the first entry says how the
-    file is read."""
-    lists = []
+    """The lists of a notes file: (heading, entries) for each heading, a paragraph of one line ending
+    in a colon, heading None for entries before any; an entry starts with "- " at the start of a line,
+    its wrapped (indented) lines joined by one space. The file's first paragraph says how it is read;
+    after it, any other line is an error (an unindented wrapped line would otherwise be lost)."""
+    lists, blank_before, header = [], False, True
     with open(path) as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            header = header and bool(text)
+            if header:
+                continue
             if line.startswith("- "):
                 if not lists:
                     lists.append((None, []))
-                lists[-1][1].append(line.strip())
-            elif line.startswith("  ") and line.strip() and lists and lists[-1][1]:
-                lists[-1][1][-1] += " " + line.strip()
-            elif line.rstrip().endswith(":") and not line.startswith(" "):
-                lists.append((line.strip(), []))
+                lists[-1][1].append(text)
+            elif line.startswith("  ") and text and lists and lists[-1][1]:
+                lists[-1][1][-1] += " " + text
+            elif text.endswith(":") and blank_before and not line[0].isspace():
+                lists.append((text, []))
+            elif text and lists:
+                raise ValueError(f"{path}:{number}: neither an entry, its indented continuation nor a heading: {text[:60]!r}")
+            blank_before = not text
     return lists
 
 
@@ -746,8 +753,9 @@ def not_modelled(all_rows):
     live = live_errors(all_rows)
     lines = []
     for heading, entries in listed_entries(NOT_MODELLED):
-        if heading and entries:
-            lines += ["", "### " + heading.rstrip(":"), ""] + [e.format_map(live) for e in entries]
+        if not heading:
+            raise ValueError(f"{NOT_MODELLED}: entries before any heading")
+        lines += ["", "### " + heading.rstrip(":"), ""] + [e.format_map(live) for e in entries]
     return lines
 
 
