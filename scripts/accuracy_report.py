@@ -485,8 +485,9 @@ def tuned_gain(gains):
 
 
 def check(cli, all_rows):
-    """Recomputes the figures without writing; 1 if a target fails, a row cannot run, or README.md
-    does not state the figures."""
+    """Recomputes the figures without writing; 1 if a target fails, a row cannot run, README.md
+    does not state the figures, or the history or the notes on what is not modelled would not render
+    (a line the parser cannot place, a {name} LIVE_ERRORS lacks)."""
     got = figures(cli, all_rows)
     got["tuned_own_plan_gain"] = tuned_gain(search_gains(cli, [r for r in all_rows if r["family"] in TUNED]))
     failed = 0
@@ -498,10 +499,18 @@ def check(cli, all_rows):
     readme = readme_differs(open(os.path.join(ROOT, "README.md")).read(), readme_lines(all_rows, got))
     failed += bool(readme)
     print(f"FAIL README.md: {readme}" if readme else "ok   README.md states today's figures")
+    try:
+        what_moved(all_rows)
+        not_modelled(all_rows)
+        notes = ""
+    except (ValueError, KeyError) as e:
+        notes = f"{type(e).__name__}: {e}"
+    failed += bool(notes)
+    print(f"FAIL notes: {notes}" if notes else "ok   the history and the notes on what is not modelled render")
     problems = [r for r in all_rows if r["problem"]]
     for r in problems:
         print(f"FAIL row {r['id']}: {r['problem']}")
-    print(f"{len(TARGETS) + 1 - failed} passed, {failed + len(problems)} failed")
+    print(f"{len(TARGETS) + 2 - failed} passed, {failed + len(problems)} failed")
     return 1 if failed or problems else 0
 
 
