@@ -194,13 +194,13 @@ PipelineLayout pipeline_layout(const ModelShape& m, const ParallelPlan& pl) {
   return out;
 }
 
-// Everything derived from the scenario that the time and memory formulas share.
 // The launches of one linear layer's GEMMs (Ctx::linear): kernel costs a GEMM, quantize launches
 // before the forward and the backward GEMMs, and the host time each quantize adds.
 struct GemmLaunches {
   double gemms = 1, quantizes = 0, quantize_host_s = 0;
 };
 
+// Everything derived from the scenario that the time and memory formulas share.
 struct Ctx {
   const Scenario& sc;
   const ModelShape& m;

@@ -46,6 +46,7 @@ constexpr double kMaxNetworkGbps = 1e7;
 constexpr double kMaxHostPowerW = 1e7;
 constexpr double kMaxPriceUsd = 1e6;
 constexpr double kMaxStepOverheadMs = 1e5;
+constexpr double kMaxExpertQuantizeUs = 1000;  // host time a per-expert quantize launch adds
 constexpr double kMaxParams = 1e15;
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
@@ -704,7 +705,7 @@ std::vector<SourceNote> read_framework(const Json& j, const std::string& path, N
   fw.keeps_quantized_gemm_inputs =
       get_bool_or(j, "keeps_quantized_gemm_inputs", path, fw.keeps_quantized_gemm_inputs);
   fw.per_expert_gemms = get_bool_or(j, "per_expert_gemms", path, fw.per_expert_gemms);
-  fw.expert_quantize_us = get_number_or(j, "expert_quantize_us", path, 0, 1000, fw.expert_quantize_us);
+  fw.expert_quantize_us = get_number_or(j, "expert_quantize_us", path, 0, kMaxExpertQuantizeUs, fw.expert_quantize_us);
   fw.dispatch_once_per_rank = get_bool_or(j, "dispatch_once_per_rank", path, fw.dispatch_once_per_rank);
   fw.fused_projections = get_bool_or(j, "fused_projections", path, fw.fused_projections);
   fw.caches_quantized_weights = get_bool_or(j, "caches_quantized_weights", path, fw.caches_quantized_weights);
