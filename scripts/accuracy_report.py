@@ -813,21 +813,17 @@ def local_expert_excess(all_rows):
     """The measured step's excess over the predicted one per micro-batch and layer of a stage, for
     Megatron-Bridge 25.11's mixture-of-experts rows, split at 8 experts a GPU: (ms of rows with more,
     their expert counts, ms of rows with fewer, their counts, ms per local expert of the first)."""
-    pred = counted_by_id(all_rows)
     many, few = [], []
-    for c in published_runs():
-        r = pred.get(c["id"])
-        if not r or not c["id"].startswith("MBRIDGE-25.11") or not c["moe_experts"]:
-            continue
-        chips, gb, seq, layers = (cell(c, k) for k in ("chips", "global_batch", "seq_len", "layers"))
+    steps = step_times(all_rows, lambda c: c["id"].startswith("MBRIDGE-25.11") and c["moe_experts"])
+    for c, measured, predicted in steps.values():
+        chips, gb, layers = (cell(c, k) for k in ("chips", "global_batch", "layers"))
         tp, pp, ep, vpp = (cell(c, k, 1) for k in ("tp", "pp", "ep", "vpp"))
-        dp = chips // (tp * pp * cell(c, "cp", 1)) if chips else 0
-        m = gb // (dp * cell(c, "micro_batch", 1)) if gb and dp else 0
-        if not (m and seq and layers):
+        dp = chips // (tp * pp * cell(c, "cp", 1))
+        m = gb // (dp * cell(c, "micro_batch", 1)) if dp else 0
+        if not (m and layers):
             continue
-        step = {k: gb * seq / chips / r[f"{k}_tokens_per_s_per_chip"] for k in ("measured", "predicted")}
         # Interleaved 1F1B: m micro-batch slots plus (pp - 1) / vpp of bubble (Narayanan et al. 2021).
-        ms = 1e3 * (step["measured"] - step["predicted"]) / ((m + (pp - 1) / vpp) * layers / pp)
+        ms = 1e3 * (measured - predicted) / ((m + (pp - 1) / vpp) * layers / pp)
         local = cell(c, "moe_experts") // ep
         (many if local > 8 else few).append((ms, local))
 
@@ -853,6 +849,125 @@ def scale_spread(all_rows, prefix):
     small = [r["measured_tokens_per_s_per_chip"] for r in rows if chips[r["id"]] == sizes[0]]
     large = [r["measured_tokens_per_s_per_chip"] for r in rows if chips[r["id"]] == sizes[-1]]
     return f"{100 * (min(large) / max(small) - 1):.0f}-{100 * (max(large) / min(small) - 1):.0f}%", sizes[0], sizes[-1]
+
+
+def step_times(all_rows, keep):
+    """{id: (csv row, measured step s, predicted step s)} for the counted rows `keep` accepts: a
+    step carries global batch x sequence tokens over the chips at each row's tokens/s a chip."""
+    pred = counted_by_id(all_rows)
+    out = {}
+    for c in published_runs():
+        r = pred.get(c["id"])
+        chips, gb, seq = (cell(c, k) for k in ("chips", "global_batch", "seq_len"))
+        if r and keep(c) and chips and gb and seq:
+            out[c["id"]] = (c, *(gb * seq / chips / r[f"{k}_tokens_per_s_per_chip"] for k in ("measured", "predicted")))
+    return out
+
+
+def line_fit(points):
+    """Least-squares slope and intercept of (x, y) points (at least two distinct x)."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    return slope, my - slope * mx
+
+
+def micro_batch_lines(all_rows, layout):
+    """SimuMax's rows of one layout (`layout` in the id, each measured at 4, 8 and 32 micro-batches a
+    step): a line step = a m + b through each model's measured and predicted steps, (a, b) of each,
+    by model; a is a micro-batch's time on the busiest rank, b what the pipeline's fill and drain,
+    the optimizer and the reduction add once a step."""
+    steps = step_times(all_rows, lambda c: c["id"].startswith("SIMUMAX") and layout in c["id"])
+    lines = {}
+    for model in sorted({c["model"] for c, _, _ in steps.values()}):
+        pts = [(cell(c, "global_batch") // (cell(c, "dp", 1) * cell(c, "micro_batch", 1)), meas, pred)
+               for c, meas, pred in steps.values() if c["model"] == model]
+        if len({m for m, _, _ in pts}) >= 2:
+            lines[model] = tuple(line_fit([(m, v[k]) for m, *v in pts]) for k in (0, 1))
+    return lines
+
+
+def pipeline_lines_text(all_rows):
+    """SimuMax's two-stage pipelines against their tensor-parallel twins, per micro-batch and once a
+    step (micro_batch_lines)."""
+    over = {}
+    parts = []
+    for layout, words in (("tp1_pp2", "two-stage pipelines (tensor parallel 1)"), ("tp2_pp1", "tensor-parallel-2 twins")):
+        lines = micro_batch_lines(all_rows, layout)
+        if not lines:
+            return ""
+        over[layout] = [100 * (pa / ma - 1) for (ma, _), (pa, _) in lines.values()]
+        each = "; ".join(f"{model} {100 * (pa / ma - 1):+.1f}% a micro-batch ({1e3 * ma:.0f} ms measured), "
+                         f"{1e3 * pb:.0f} ms once a step against {1e3 * mb:.0f}"
+                         for model, ((ma, mb), (pa, pb)) in lines.items())
+        parts.append(f"its {words}, predicted against measured: {each}")
+
+    def span(v):
+        return f"{min(v):+.1f}% to {max(v):+.1f}%"
+    return (" SimuMax measured each B200 layout at 4, 8 and 32 micro-batches a step, so a line through a "
+            "layout's steps splits them into a micro-batch's time on the busiest rank and what comes once a "
+            "step; " + " and ".join(parts) + ". What a pipeline adds once a step, its fill and drain, comes "
+            f"out near the measurement, its time a micro-batch {span(over['tp1_pp2'])} over it, against "
+            f"{span(over['tp2_pp1'])} for the twins: as if the pipeline's last stage, whose layers, output "
+            "layer and loss run at tensor parallel 1, ran faster than the model has it; which of them does "
+            "is not found.")
+
+
+def cluster_growth_text(all_rows):
+    """MosaicML's configurations measured on several cluster sizes with the same model, accelerator,
+    sequence, precision, recompute and micro-batch (the same work a GPU each micro-batch): the
+    measured and predicted change of tokens/s a chip from the smallest cluster to the largest."""
+    steps = step_times(all_rows, lambda c: c["id"].startswith("LLMF"))
+    groups = {}
+    for c, _, _ in steps.values():
+        key = tuple(c[k] for k in ("model", "accelerator", "seq_len", "precision", "recompute", "micro_batch"))
+        groups.setdefault(key, {})[cell(c, "chips")] = c["id"]
+    pred = counted_by_id(all_rows)
+    changes = []
+    for key, at in groups.items():
+        if len(at) < 2:
+            continue
+        small, large = pred[at[min(at)]], pred[at[max(at)]]
+        changes.append((key, min(at), max(at), {k: large[f"{k}_tokens_per_s_per_chip"] / small[f"{k}_tokens_per_s_per_chip"] - 1
+                                                for k in ("measured", "predicted")}))
+    if not changes:
+        return ""
+    slower = [ch for _, _, _, ch in changes if ch["measured"] < 0]
+    key, n0, n1, most = min(changes, key=lambda t: t[3]["measured"])
+    predicted = [100 * ch["predicted"] for _, _, _, ch in changes]
+    return (f" MosaicML measured {len(changes)} configurations on clusters of several sizes with the same work "
+            "a GPU each micro-batch (model, accelerator, sequence, precision, recompute and micro-batch alike): "
+            f"{len(slower)} of them run {100 * -max(ch['measured'] for ch in slower):.1f}-"
+            f"{100 * -min(ch['measured'] for ch in slower):.1f}% slower a chip on their largest cluster than on "
+            f"their smallest (the most, {key[0]} on {key[1]} from {n0} to {n1} GPUs), where the model predicts "
+            f"{min(predicted):+.1f}% to {max(predicted):+.1f}%: its collectives for these jobs run hidden behind "
+            "the compute, and nothing it models grows with the cluster past a node or two; the mechanism is not "
+            "found.")
+
+
+def zero3_floor_text(all_rows):
+    """Megatron-LM 2021's ZeRO-3 baseline (no model parallelism): each model's steps by micro-batch,
+    measured and predicted, and how far four sequences a GPU rise above the mean of one and two."""
+    steps = step_times(all_rows, lambda c: c["id"].startswith("MEG21") and c["zero"] == "3")
+    models = {}
+    for c, meas, pred in steps.values():
+        models.setdefault(c["model"], {})[cell(c, "micro_batch")] = (meas, pred)
+    models = {m: v for m, v in models.items() if {1, 2, 4} <= set(v)}
+    if not models:
+        return ""
+    each = "; ".join(f"{model}: " + ", ".join(f"{meas:.0f} s at {mb} (predicted {pred:.0f})" for mb, (meas, pred) in sorted(v.items()))
+                     for model, v in sorted(models.items()))
+
+    def rise(k):
+        r = [100 * (v[4][k] / ((v[1][k] + v[2][k]) / 2) - 1) for v in models.values()]
+        return f"{min(r):.0f}-{max(r):.0f}%"
+    return (" The ZeRO-3 baseline of Megatron-LM 2021 ran each model at one, two and four sequences a GPU, one "
+            f"micro-batch a step, on clusters sized to the global batch: {each}. At one and two sequences the "
+            "measured steps are alike, bound by gathering the weights, and so are the model's; at four the "
+            f"measured step rises {rise(0)} above that floor, the model's {rise(1)}: the compute then runs "
+            "slower, or hides less of the gathers, than the model has it (the paper's footnote: 530B did not "
+            "fit on 560 GPUs at four sequences, so that run took 640).")
 
 
 # What a run is measured on and with: every CSV column but its name, source, notes and measurement.
@@ -1103,7 +1218,7 @@ def found_by_comparing_rows(all_rows):
                  f"those on {lo} chips with the same layout and micro-batches a step (tensor parallel 8, "
                  "one sequence a micro-batch, 16 of them a step): no mechanism makes a larger cluster "
                  "faster per chip, so the spread is the releases' (their notes: SDK 2.3 to 2.13).")
-    return text
+    return text + pipeline_lines_text(all_rows) + cluster_growth_text(all_rows) + zero3_floor_text(all_rows)
 
 
 CLASS_WORDS = {"dense": "dense decoders", "moe": "mixtures of experts", "encoder": "encoders", "vit": "ViTs"}
