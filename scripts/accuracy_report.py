@@ -809,6 +809,28 @@ def cell(c, key, default=None):
         return default
 
 
+def step_times(all_rows, keep):
+    """{id: (csv row, measured step s, predicted step s)} for the counted rows `keep` accepts: a
+    step carries global batch x sequence tokens over the chips at each row's tokens/s a chip."""
+    pred = counted_by_id(all_rows)
+    out = {}
+    for c in published_runs():
+        r = pred.get(c["id"])
+        chips, gb, seq = (cell(c, k) for k in ("chips", "global_batch", "seq_len"))
+        if r and keep(c) and chips and gb and seq:
+            out[c["id"]] = (c, *(gb * seq / chips / r[f"{k}_tokens_per_s_per_chip"] for k in ("measured", "predicted")))
+    return out
+
+
+def micro_batches(c):
+    """A CSV row's micro-batches a step on each pipeline, global batch / (dp x micro-batch), with
+    dp = chips / (tp pp cp); 0 where a cell is missing or the layout does not divide."""
+    chips, gb = cell(c, "chips"), cell(c, "global_batch")
+    tp, pp, cp, mb = (cell(c, k, 1) for k in ("tp", "pp", "cp", "micro_batch"))
+    dp = chips // (tp * pp * cp) if chips else 0
+    return gb // (dp * mb) if gb and dp else 0
+
+
 def local_expert_excess(all_rows):
     """The measured step's excess over the predicted one per micro-batch and layer of a stage, for
     Megatron-Bridge 25.11's mixture-of-experts rows, split at 8 experts a GPU: (ms of rows with more,
@@ -816,10 +838,8 @@ def local_expert_excess(all_rows):
     many, few = [], []
     steps = step_times(all_rows, lambda c: c["id"].startswith("MBRIDGE-25.11") and c["moe_experts"])
     for c, measured, predicted in steps.values():
-        chips, gb, layers = (cell(c, k) for k in ("chips", "global_batch", "layers"))
-        tp, pp, ep, vpp = (cell(c, k, 1) for k in ("tp", "pp", "ep", "vpp"))
-        dp = chips // (tp * pp * cell(c, "cp", 1))
-        m = gb // (dp * cell(c, "micro_batch", 1)) if dp else 0
+        layers, m = cell(c, "layers"), micro_batches(c)
+        pp, ep, vpp = (cell(c, k, 1) for k in ("pp", "ep", "vpp"))
         if not (m and layers):
             continue
         # Interleaved 1F1B: m micro-batch slots plus (pp - 1) / vpp of bubble (Narayanan et al. 2021).
@@ -851,19 +871,6 @@ def scale_spread(all_rows, prefix):
     return f"{100 * (min(large) / max(small) - 1):.0f}-{100 * (max(large) / min(small) - 1):.0f}%", sizes[0], sizes[-1]
 
 
-def step_times(all_rows, keep):
-    """{id: (csv row, measured step s, predicted step s)} for the counted rows `keep` accepts: a
-    step carries global batch x sequence tokens over the chips at each row's tokens/s a chip."""
-    pred = counted_by_id(all_rows)
-    out = {}
-    for c in published_runs():
-        r = pred.get(c["id"])
-        chips, gb, seq = (cell(c, k) for k in ("chips", "global_batch", "seq_len"))
-        if r and keep(c) and chips and gb and seq:
-            out[c["id"]] = (c, *(gb * seq / chips / r[f"{k}_tokens_per_s_per_chip"] for k in ("measured", "predicted")))
-    return out
-
-
 def line_fit(points):
     """Least-squares slope and intercept of (x, y) points (at least two distinct x)."""
     n = len(points)
@@ -874,89 +881,103 @@ def line_fit(points):
 
 
 def micro_batch_lines(all_rows, layout):
-    """SimuMax's rows of one layout (`layout` in the id, each measured at 4, 8 and 32 micro-batches a
-    step): a line step = a m + b through each model's measured and predicted steps, (a, b) of each,
-    by model; a is a micro-batch's time on the busiest rank, b what the pipeline's fill and drain,
-    the optimizer and the reduction add once a step."""
-    steps = step_times(all_rows, lambda c: c["id"].startswith("SIMUMAX") and layout in c["id"])
+    """SimuMax's rows of one layout (`layout` between underscores in the id) measured at several
+    micro-batch counts: a line step = a m + b through each model's measured and through its
+    predicted steps, {model: (layers, counts, (a, b) measured, (a, b) predicted)}; a is a
+    micro-batch's time on the busiest rank, b what comes once a step."""
+    steps = step_times(all_rows, lambda c: c["id"].startswith("SIMUMAX") and f"_{layout}_" in c["id"])
     lines = {}
     for model in sorted({c["model"] for c, _, _ in steps.values()}):
-        pts = [(cell(c, "global_batch") // (cell(c, "dp", 1) * cell(c, "micro_batch", 1)), meas, pred)
+        pts = [(micro_batches(c), meas, pred, cell(c, "layers"))
                for c, meas, pred in steps.values() if c["model"] == model]
-        if len({m for m, _, _ in pts}) >= 2:
-            lines[model] = tuple(line_fit([(m, v[k]) for m, *v in pts]) for k in (0, 1))
+        counts = sorted({m for m, *_ in pts if m})
+        if len(counts) >= 2:
+            fits = tuple(line_fit([(m, v[k]) for m, *v, _ in pts if m]) for k in (0, 1))
+            lines[model] = (pts[0][3], counts, *fits)
     return lines
 
 
 def pipeline_lines_text(all_rows):
     """SimuMax's two-stage pipelines against their tensor-parallel twins, per micro-batch and once a
-    step (micro_batch_lines)."""
-    over = {}
-    parts = []
-    for layout, words in (("tp1_pp2", "two-stage pipelines (tensor parallel 1)"), ("tp2_pp1", "tensor-parallel-2 twins")):
-        lines = micro_batch_lines(all_rows, layout)
-        if not lines:
-            return ""
-        over[layout] = [100 * (pa / ma - 1) for (ma, _), (pa, _) in lines.values()]
-        each = "; ".join(f"{model} {100 * (pa / ma - 1):+.1f}% a micro-batch ({1e3 * ma:.0f} ms measured), "
-                         f"{1e3 * pb:.0f} ms once a step against {1e3 * mb:.0f}"
-                         for model, ((ma, mb), (pa, pb)) in lines.items())
-        parts.append(f"its {words}, predicted against measured: {each}")
+    step (micro_batch_lines); predicted against measured, as times (+: predicted longer)."""
+    found = {layout: micro_batch_lines(all_rows, layout) for layout in ("tp1_pp2", "tp2_pp1")}
+    if not all(found.values()):
+        return ""
 
-    def span(v):
-        return f"{min(v):+.1f}% to {max(v):+.1f}%"
-    return (" SimuMax measured each B200 layout at 4, 8 and 32 micro-batches a step, so a line through a "
-            "layout's steps splits them into a micro-batch's time on the busiest rank and what comes once a "
-            "step; " + " and ".join(parts) + ". What a pipeline adds once a step, its fill and drain, comes "
-            f"out near the measurement, its time a micro-batch {span(over['tp1_pp2'])} over it, against "
-            f"{span(over['tp2_pp1'])} for the twins: as if the pipeline's last stage, whose layers, output "
-            "layer and loss run at tensor parallel 1, ran faster than the model has it; which of them does "
-            "is not found.")
+    def longer(layout, k):
+        v = sorted(100 * (pred[k] / meas[k] - 1) for _, _, meas, pred in found[layout].values())
+        if v[0] < 0 < v[-1]:
+            return f"{v[0]:+.1f}% to {v[-1]:+.1f}% longer"
+        a, b = sorted(abs(x) for x in (v[0], v[-1]))
+        return f"{a:.1f}-{b:.1f}% {'longer' if v[0] >= 0 else 'shorter'}"
+
+    def each(layout):
+        return "; ".join(f"{model} ({layers} of its layers) {1e3 * meas[0]:.0f} ms a micro-batch, predicted "
+                         f"{1e3 * pred[0]:.0f}, and {1e3 * meas[1]:.0f} ms once a step, predicted {1e3 * pred[1]:.0f}"
+                         for model, (layers, _, meas, pred) in found[layout].items())
+    counts = sorted({m for v in found.values() for _, c, _, _ in v.values() for m in c})
+    return (f" SimuMax measured its B200 layouts without context parallelism at {', '.join(map(str, counts[:-1]))} "
+            f"and {counts[-1]} "
+            "micro-batches a step, so a line through a layout's steps splits them into a micro-batch's time on "
+            "the busiest rank and what comes once a step. Its two-stage pipelines (tensor parallel 1, pipeline "
+            f"2): {each('tp1_pp2')}. Their tensor-parallel-2 twins: {each('tp2_pp1')}. A pipeline's micro-batch "
+            f"is predicted {longer('tp1_pp2', 0)} than measured, the twins' {longer('tp2_pp1', 0)}; what comes "
+            f"once a step {longer('tp1_pp2', 1)} for the pipelines (the fill and drain with the reduction and "
+            f"optimizer) and {longer('tp2_pp1', 1)} for the twins (the reduction and optimizer alone). Most of "
+            "the pipelines' error is in their steady state, as if their last stage, whose layers, output layer "
+            "and loss run at tensor parallel 1, ran faster than the model has it; which of them does is not "
+            "found.")
 
 
 def cluster_growth_text(all_rows):
     """MosaicML's configurations measured on several cluster sizes with the same model, accelerator,
-    sequence, precision, recompute and micro-batch (the same work a GPU each micro-batch): the
-    measured and predicted change of tokens/s a chip from the smallest cluster to the largest."""
-    steps = step_times(all_rows, lambda c: c["id"].startswith("LLMF"))
-    groups = {}
-    for c, _, _ in steps.values():
-        key = tuple(c[k] for k in ("model", "accelerator", "seq_len", "precision", "recompute", "micro_batch"))
-        groups.setdefault(key, {})[cell(c, "chips")] = c["id"]
+    sequence, precision, recompute, layout and micro-batch, and the same micro-batches a step (the
+    same work a GPU): the measured and predicted change of tokens/s a chip from the smallest cluster
+    to the largest (rows at one size averaged)."""
     pred = counted_by_id(all_rows)
+    groups = {}
+    for c in published_runs():
+        if c["id"].startswith("LLMF") and c["id"] in pred and cell(c, "chips") and micro_batches(c):
+            key = tuple(c[k] for k in ("model", "accelerator", "seq_len", "precision", "recompute", "micro_batch",
+                                       "zero", "tp", "pp", "cp", "ep")) + (micro_batches(c),)
+            groups.setdefault(key, {}).setdefault(cell(c, "chips"), []).append(pred[c["id"]])
     changes = []
     for key, at in groups.items():
         if len(at) < 2:
             continue
-        small, large = pred[at[min(at)]], pred[at[max(at)]]
-        changes.append((key, min(at), max(at), {k: large[f"{k}_tokens_per_s_per_chip"] / small[f"{k}_tokens_per_s_per_chip"] - 1
-                                                for k in ("measured", "predicted")}))
+        mean = {n: {k: sum(r[f"{k}_tokens_per_s_per_chip"] for r in rows) / len(rows)
+                    for k in ("measured", "predicted")} for n, rows in at.items()}
+        small, large = mean[min(at)], mean[max(at)]
+        changes.append((key, min(at), max(at), {k: 100 * (large[k] / small[k] - 1) for k in ("measured", "predicted")}))
     if not changes:
         return ""
-    slower = [ch for _, _, _, ch in changes if ch["measured"] < 0]
-    key, n0, n1, most = min(changes, key=lambda t: t[3]["measured"])
-    predicted = [100 * ch["predicted"] for _, _, _, ch in changes]
-    return (f" MosaicML measured {len(changes)} configurations on clusters of several sizes with the same work "
-            "a GPU each micro-batch (model, accelerator, sequence, precision, recompute and micro-batch alike): "
-            f"{len(slower)} of them run {100 * -max(ch['measured'] for ch in slower):.1f}-"
-            f"{100 * -min(ch['measured'] for ch in slower):.1f}% slower a chip on their largest cluster than on "
-            f"their smallest (the most, {key[0]} on {key[1]} from {n0} to {n1} GPUs), where the model predicts "
-            f"{min(predicted):+.1f}% to {max(predicted):+.1f}%: its collectives for these jobs run hidden behind "
-            "the compute, and nothing it models grows with the cluster past a node or two; the mechanism is not "
-            "found.")
+    key, n0, n1, _ = min(changes, key=lambda t: t[3]["measured"])
+    slower = sum(1 for *_, ch in changes if ch["measured"] < 0)
+
+    def span(k):
+        v = [ch[k] for *_, ch in changes]
+        return f"{min(v):+.1f}% to {max(v):+.1f}%"
+    return (f" MosaicML measured {len(changes)} configurations on clusters of several sizes with the same work a GPU "
+            "(model, accelerator, sequence, precision, layout, micro-batch and micro-batches a step alike): from the "
+            f"smallest cluster to the largest, tokens/s a chip change {span('measured')} ({slower} of them slower; "
+            f"the most, {key[0]} on {key[1]} from {n0} to {n1} GPUs), where the model predicts {span('predicted')}. "
+            "In the model these jobs' data-parallel collectives run behind the compute, and nothing it counts grows "
+            "with the cluster past a node or two; what the runs add is not found.")
 
 
 def zero3_floor_text(all_rows):
-    """Megatron-LM 2021's ZeRO-3 baseline (no model parallelism): each model's steps by micro-batch,
-    measured and predicted, and how far four sequences a GPU rise above the mean of one and two."""
-    steps = step_times(all_rows, lambda c: c["id"].startswith("MEG21") and c["zero"] == "3")
+    """Megatron-LM 2021's ZeRO-3 baseline (no model parallelism, one micro-batch a step): each
+    model's steps by sequences a GPU, measured and predicted, and how far four rise above the mean
+    of one and two."""
+    steps = step_times(all_rows, lambda c: c["id"].startswith("MEG21") and c["zero"] == "3" and micro_batches(c) == 1)
     models = {}
     for c, meas, pred in steps.values():
-        models.setdefault(c["model"], {})[cell(c, "micro_batch")] = (meas, pred)
+        models.setdefault(c["model"], {})[cell(c, "micro_batch", 1)] = (meas, pred)
     models = {m: v for m, v in models.items() if {1, 2, 4} <= set(v)}
     if not models:
         return ""
-    each = "; ".join(f"{model}: " + ", ".join(f"{meas:.0f} s at {mb} (predicted {pred:.0f})" for mb, (meas, pred) in sorted(v.items()))
+    each = "; ".join(f"{model}: " + ", ".join(f"{meas:.0f} s at {mb} sequence{'s' if mb > 1 else ''} "
+                                              f"(predicted {pred:.0f})" for mb, (meas, pred) in sorted(v.items()))
                      for model, v in sorted(models.items()))
 
     def rise(k):
@@ -964,7 +985,7 @@ def zero3_floor_text(all_rows):
         return f"{min(r):.0f}-{max(r):.0f}%"
     return (" The ZeRO-3 baseline of Megatron-LM 2021 ran each model at one, two and four sequences a GPU, one "
             f"micro-batch a step, on clusters sized to the global batch: {each}. At one and two sequences the "
-            "measured steps are alike, bound by gathering the weights, and so are the model's; at four the "
+            "measured steps are alike, as if bound by gathering the weights, and so are the model's; at four the "
             f"measured step rises {rise(0)} above that floor, the model's {rise(1)}: the compute then runs "
             "slower, or hides less of the gathers, than the model has it (the paper's footnote: 530B did not "
             "fit on 560 GPUs at four sequences, so that run took 640).")
