@@ -871,15 +871,6 @@ def scale_spread(all_rows, prefix):
     return f"{100 * (min(large) / max(small) - 1):.0f}-{100 * (max(large) / min(small) - 1):.0f}%", sizes[0], sizes[-1]
 
 
-def line_fit(points):
-    """Least-squares slope and intercept of (x, y) points (at least two distinct x)."""
-    n = len(points)
-    mx = sum(x for x, _ in points) / n
-    my = sum(y for _, y in points) / n
-    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
-    return slope, my - slope * mx
-
-
 def micro_batch_lines(all_rows, layout):
     """SimuMax's rows of one layout (`layout` between underscores in the id) measured at several
     micro-batch counts: a line step = a m + b through each model's measured and through its
@@ -892,7 +883,8 @@ def micro_batch_lines(all_rows, layout):
                for c, meas, pred in steps.values() if c["model"] == model]
         counts = sorted({m for m, *_ in pts if m})
         if len(counts) >= 2:
-            fits = tuple(line_fit([(m, v[k]) for m, *v, _ in pts if m]) for k in (0, 1))
+            fits = tuple(tuple(statistics.linear_regression(*zip(*[(m, v[k]) for m, *v, _ in pts if m])))
+                         for k in (0, 1))
             lines[model] = (pts[0][3], counts, *fits)
     return lines
 
@@ -937,15 +929,16 @@ def cluster_growth_text(all_rows):
     pred = counted_by_id(all_rows)
     groups = {}
     for c in published_runs():
-        if c["id"].startswith("LLMF") and c["id"] in pred and cell(c, "chips") and micro_batches(c):
+        m = micro_batches(c)
+        if c["id"].startswith("LLMF") and c["id"] in pred and cell(c, "chips") and m:
             key = tuple(c[k] for k in ("model", "accelerator", "seq_len", "precision", "recompute", "micro_batch",
-                                       "zero", "tp", "pp", "cp", "ep")) + (micro_batches(c),)
+                                       "zero", "tp", "pp", "cp", "ep")) + (m,)
             groups.setdefault(key, {}).setdefault(cell(c, "chips"), []).append(pred[c["id"]])
     changes = []
     for key, at in groups.items():
         if len(at) < 2:
             continue
-        mean = {n: {k: sum(r[f"{k}_tokens_per_s_per_chip"] for r in rows) / len(rows)
+        mean = {n: {k: statistics.fmean(r[f"{k}_tokens_per_s_per_chip"] for r in rows)
                     for k in ("measured", "predicted")} for n, rows in at.items()}
         small, large = mean[min(at)], mean[max(at)]
         changes.append((key, min(at), max(at), {k: 100 * (large[k] / small[k] - 1) for k in ("measured", "predicted")}))
