@@ -421,6 +421,49 @@ def bounded_constants():
     return ["", "Fitted constants on a bound of their range (the fit would go further: what each stands in "
             "for is partly something not modelled): " + ("; ".join(hits) if hits else "none") + "."]
 
+def fitted_constants(docs):
+    """{(owner, key): value} of every fitted constant in a set of presets: each accelerator group's
+    (its first member's calibration) and each framework profile's."""
+    out = {}
+    accs = {a["id"]: a.get("calibration", {}) for a in docs["accelerators"]["accelerators"]}
+    for group, members in calibrate.GROUPS.items():
+        cal = accs.get(members[0], {})
+        out.update(((group, k), cal[k]) for k, _, _ in calibrate.params_of(group) if k in cal)
+    for fw in docs["frameworks"]["frameworks"]:
+        out.update(((fw["id"], k), fw[k]) for k, _, _, _ in calibrate.FRAMEWORKS.get(fw["id"], []) if k in fw)
+    return out
+
+
+def constant_range(owner, key):
+    fw = calibrate.FRAMEWORKS.get(owner)
+    return next((lo, hi) for k, lo, hi, *_ in (fw or calibrate.params_of(owner)) if k == key)
+
+
+def constant_stability(refit_docs, share=0.1):
+    """The fitted constants that a refit without one source family moves by `share` of their range
+    or more: each is set mostly by the rows of the family whose removal moves it, so what it stands
+    for is measured by one source, and that family's left-out figure is an extrapolation along it."""
+    shipped = fitted_constants({n: json.load(open(os.path.join(ROOT, "presets", n + ".json")))
+                                for n in ("accelerators", "frameworks")})
+    refits = {fam: fitted_constants(docs) for fam, docs in refit_docs.items()}
+    lines, steady = [], 0
+    for (owner, key), value in shipped.items():
+        lo, hi = constant_range(owner, key)
+        moves = {fam: c[(owner, key)] for fam, c in refits.items() if (owner, key) in c}
+        fam, moved = max(moves.items(), key=lambda kv: abs(kv[1] - value), default=(None, value))
+        if abs(moved - value) < share * (hi - lo):
+            steady += 1
+            continue
+        low, high = min(moves.values()), max(moves.values())
+        lines.append(f"| {owner} `{key}` | {value:.3g} | {lo:g}-{hi:g} | {low:.3g}-{high:.3g} | {fam}: {moved:.3g} |")
+    return ["", "Fitted constants across the leave-one-source-out refits: a constant that a refit without one "
+            "family moves by a tenth of its range or more is set mostly by that family's rows, and that "
+            f"family's figure left out is an extrapolation along it. The other {steady} constants move less "
+            "in every refit.", "",
+            "| constant | shipped | range | refits without one family | moved most without: to |",
+            "|---|---|---|---|---|"] + lines
+
+
 def figures(cli, all_rows, left_out=None):
     fitted = [r for r in all_rows if counted(r) and not calibrate.held_out(r["id"])]
     held = [r for r in all_rows if counted(r) and calibrate.held_out(r["id"])]
@@ -1298,7 +1341,7 @@ def main():
         sys.exit(check(cli, all_rows))
     rows = [r for r in all_rows if counted(r)]
     left_out = loso(cli, all_rows)
-    lo, residual, unseen_rows, _, held_residual = left_out
+    lo, residual, unseen_rows, refit_docs, held_residual = left_out
     unseen = unseen_spreads(unseen_rows)
     os.makedirs(os.path.join(ROOT, "presets/accuracy"), exist_ok=True)
     with open(os.path.join(ROOT, "presets/accuracy/uncertainty.json"), "w") as f:
@@ -1323,6 +1366,7 @@ def main():
     L += what_moved(all_rows)
     L += not_met(all_rows, lo, fig)
     L += bounded_constants()
+    L += constant_stability(refit_docs)
     L += not_modelled(all_rows)
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
