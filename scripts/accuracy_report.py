@@ -99,9 +99,11 @@ def loso(cli, rows):
     apart the refit's error on the family's held-out rows, which no fit saw either. Also
     the rows whose accelerator group had no rows left, predicted from a relative's fit
     ("from_relative") or from the mean of the others ("without_relative"): what an accelerator
-    without published runs can expect; and each refit's presets, by family. Held-out rows are in no
-    fit and in no family's figure."""
-    out, residual, held, unseen, refit_docs = {}, {}, {}, {"from_relative": [], "without_relative": []}, {}
+    without published runs can expect; and each refit's presets and fit summary (calibrate.fit's
+    second value: which groups and profiles had rows), by family. Held-out rows are in no fit and in
+    no family's figure."""
+    out, residual, held, unseen = {}, {}, {}, {"from_relative": [], "without_relative": []}
+    refit_docs, refit_fits = {}, {}
     group_of = {m: g for g, members in calibrate.GROUPS.items() for m in members}
 
     def refit_without(fam):
@@ -121,7 +123,7 @@ def loso(cli, rows):
         held.update((r["id"], r["error"]) for r in got_held)
         if not got:
             continue
-        refit_docs[fam] = docs
+        refit_docs[fam], refit_fits[fam] = docs, fit
         out[fam] = {"rows": len(got), "mae": mae(got), "bias": sum(r["error"] for r in got) / len(got)}
         for r in got:
             residual[r["id"]] = r["error"]
@@ -131,7 +133,7 @@ def loso(cli, rows):
             kind = "from_relative" if calibrate.RELATIVES.get(group) in fit["accelerators"] else "without_relative"
             unseen[kind].append(r)
         print(f"leave out {fam}: n={len(got)} MAE {100 * out[fam]['mae']:.1f}%", file=sys.stderr)
-    return out, residual, unseen, refit_docs, held
+    return out, residual, unseen, refit_docs, held, refit_fits
 
 
 def platform(accelerator):
@@ -399,27 +401,9 @@ TUNED = ("MLPerf", "NeMo/Megatron-Bridge")
 
 
 
-def bounded_constants():
-    """The fitted constants that sit on a bound of their range (scripts/calibrate.py PARAMS and
-    FRAMEWORKS): the fit wanted to go further, so something it stands in for is not modelled."""
-    hits = []
-    accs = json.load(open(os.path.join(ROOT, "presets/accelerators.json")))["accelerators"]
-    for group, members in calibrate.GROUPS.items():
-        cal = next((a["calibration"] for a in accs if a["id"] == members[0]), None)
-        for key, lo, hi in calibrate.params_of(group) if cal else []:
-            if key in cal and min(abs(cal[key] - lo), abs(cal[key] - hi)) <= 1e-3 * hi:
-                hits.append(f"{group} `{key}` = {cal[key]:g} (range {lo:g}-{hi:g})")
-            elif (key.startswith("attention") and key in cal and cal[key] >= cal.get("matmul_efficiency_max", 1) - 1e-9
-                  and not (key in calibrate.PRIMARY and cal[key] == cal.get(calibrate.PRIMARY[key]))):
-                hits.append(f"{group} `{key}` = {cal[key]:g} (bound: its large GEMMs' `matmul_efficiency_max`, "
-                            "calibrate.attention_within_gemms)")
-    fws = json.load(open(os.path.join(ROOT, "presets/frameworks.json")))["frameworks"]
-    for fw in fws:
-        for key, lo, hi, _ in calibrate.FRAMEWORKS.get(fw["id"], []):
-            if key in fw and min(abs(fw[key] - lo), abs(fw[key] - hi)) <= 1e-3 * hi:
-                hits.append(f"{fw['id']} `{key}` = {fw[key]:g} (range {lo:g}-{hi:g})")
-    return ["", "Fitted constants on a bound of their range (the fit would go further: what each stands in "
-            "for is partly something not modelled): " + ("; ".join(hits) if hits else "none") + "."]
+def shipped_presets():
+    return {n: json.load(open(os.path.join(ROOT, "presets", n + ".json"))) for n in ("accelerators", "frameworks")}
+
 
 def fitted_constants(docs):
     """{(owner, key): value} of every fitted constant in a set of presets: each accelerator group's
@@ -435,39 +419,95 @@ def fitted_constants(docs):
 
 
 def constant_range(owner, key):
-    fw = calibrate.FRAMEWORKS.get(owner)
-    return next((lo, hi) for k, lo, hi, *_ in (fw or calibrate.params_of(owner)) if k == key)
+    """A fitted constant's range: a framework profile's (calibrate.FRAMEWORKS) or a group's."""
+    if owner in calibrate.FRAMEWORKS:
+        return next((lo, hi) for k, lo, hi, _ in calibrate.FRAMEWORKS[owner] if k == key)
+    return calibrate.param_range(key, owner)
 
 
-def constant_stability(refit_docs, share=0.1):
+def bounded_constants():
+    """The fitted constants that sit on a bound of their range (scripts/calibrate.py PARAMS and
+    FRAMEWORKS): the fit wanted to go further, so something it stands in for is not modelled."""
+    hits = []
+    shipped = fitted_constants(shipped_presets())
+    for (owner, key), value in shipped.items():
+        lo, hi = constant_range(owner, key)
+        gemms = shipped.get((owner, "matmul_efficiency_max"), 1)
+        primary = shipped.get((owner, calibrate.PRIMARY.get(key)))
+        if min(abs(value - lo), abs(value - hi)) <= 1e-3 * hi:
+            hits.append(f"{owner} `{key}` = {value:g} (range {lo:g}-{hi:g})")
+        elif key.startswith("attention") and value >= gemms - 1e-9 and value != primary:
+            hits.append(f"{owner} `{key}` = {value:g} (bound: its large GEMMs' `matmul_efficiency_max`, "
+                        "calibrate.attention_within_gemms)")
+    return ["", "Fitted constants on a bound of their range (the fit would go further: what each stands in "
+            "for is partly something not modelled): " + ("; ".join(hits) if hits else "none") + "."]
+
+
+def default_in_refit(owner, key, fit, refit, shipped):
+    """Why a refit's constant is a default rather than fitted, or None: no row of its group or profile
+    was left (a relative's or the other groups' fit, the profile's prior), a secondary tied back to
+    its primary, or a profile constant the search never moved from its start."""
+    if owner in calibrate.GROUPS:
+        primary = calibrate.PRIMARY.get(key)
+        if owner not in fit["accelerators"]:
+            return "no rows: a relative's fit"
+        if primary and refit.get((owner, primary)) == refit[(owner, key)] != shipped.get((owner, primary)):
+            return "tied to `" + primary + "`"
+        return None
+    if owner not in fit["frameworks"]:
+        return "no rows: its prior"
+    lo, hi, prior = next((lo, hi, prior) for k, lo, hi, prior in calibrate.FRAMEWORKS[owner] if k == key)
+    start = min(hi, max(lo, prior, 0.05))  # calibrate.fit_in: multiplicative steps need a non-zero start
+    return "its start, unmoved" if round(refit[(owner, key)], 4) == round(start, 4) else None
+
+
+def families_on(all_rows, owner):
+    """The source families with rows on a group's accelerators or a framework profile."""
+    members = calibrate.GROUPS.get(owner)
+    return {r["family"] for r in all_rows if (r["accelerator"] in members if members else r["framework"] == owner)}
+
+
+def constant_stability(all_rows, refit_docs, refit_fits, share=0.1):
     """The fitted constants that a refit without one source family moves by `share` of their range
-    or more: each is set mostly by the rows of the family whose removal moves it, so what it stands
-    for is measured by one source, and that family's left-out figure is an extrapolation along it."""
-    shipped = fitted_constants({n: json.load(open(os.path.join(ROOT, "presets", n + ".json")))
-                                for n in ("accelerators", "frameworks")})
+    or more, with every such family and the value its refit took: what each family's left-out figure
+    takes from the other families' rows (or a default) instead of its own."""
+    shipped = fitted_constants(shipped_presets())
     refits = {fam: fitted_constants(docs) for fam, docs in refit_docs.items()}
     lines, steady = [], 0
     for (owner, key), value in shipped.items():
         lo, hi = constant_range(owner, key)
         moves = {fam: c[(owner, key)] for fam, c in refits.items() if (owner, key) in c}
-        fam, moved = max(moves.items(), key=lambda kv: abs(kv[1] - value), default=(None, value))
-        if abs(moved - value) < share * (hi - lo):
-            steady += 1
+        far = {fam: v for fam, v in moves.items() if abs(v - value) >= share * (hi - lo)}
+        if not far:
+            steady += bool(moves)
             continue
-        low, high = min(moves.values()), max(moves.values())
-        lines.append(f"| {owner} `{key}` | {value:.3g} | {lo:g}-{hi:g} | {low:.3g}-{high:.3g} | {fam}: {moved:.3g} |")
-    return ["", "Fitted constants across the leave-one-source-out refits: a constant that a refit without one "
-            "family moves by a tenth of its range or more is set mostly by that family's rows, and that "
-            f"family's figure left out is an extrapolation along it. The other {steady} constants move less "
-            "in every refit.", "",
-            "| constant | shipped | range | refits without one family | moved most without: to |",
+        users = families_on(all_rows, owner)
+
+        def show(v):
+            return "≈0" if abs(v) < 1e-3 * (hi - lo) else f"{v:.3g}"
+        cells = []
+        for fam, v in sorted(far.items(), key=lambda kv: -abs(kv[1] - value)):
+            why = default_in_refit(owner, key, refit_fits[fam], refits[fam], shipped)
+            cells.append(f"{fam}, {show(v)}" + (f" ({why})" if why else "" if fam in users else " †"))
+        lines.append(f"| {owner} `{key}` | {show(value)} | {lo:g}-{hi:g} | "
+                     f"{show(min(moves.values()))}-{show(max(moves.values()))} | {'; '.join(cells)} |")
+    return ["", "Fitted constants across the leave-one-source-out refits: every fitted constant that a refit "
+            f"without some family moves by {share:.0%} of its range or more, with each such family and the "
+            "value its refit took. A family with rows on the constant's accelerator group or framework profile "
+            "pins it; one without (†) moves it through a constant it does pin (a group's per-kernel cost "
+            "trades with a profile's kernel count). Where a refit left nothing to set it, the value is a "
+            "default, named in brackets: a relative's fit, the profile's prior, an FP8 or "
+            "FlashAttention-3-class share tied back to its BF16 or FlashAttention-2-class one, or the "
+            "search's start. A family's left-out figure takes these constants from the other families' rows, "
+            f"or from a default, instead of its own. The other {steady} constants move less in every refit.",
+            "", "| constant | shipped | range | refits without one family | families whose refit moves it, and its value there |",
             "|---|---|---|---|---|"] + lines
 
 
 def figures(cli, all_rows, left_out=None):
     fitted = [r for r in all_rows if counted(r) and not calibrate.held_out(r["id"])]
     held = [r for r in all_rows if counted(r) and calibrate.held_out(r["id"])]
-    lo, residual, unseen_rows, refit_docs, held_residual = left_out or loso(cli, all_rows)
+    lo, residual, unseen_rows, refit_docs, held_residual, _ = left_out or loso(cli, all_rows)
     hin, hn = heldout_coverage(all_rows)
     by_family, by_class = loso_coverage(cli, [r for r in all_rows if counted(r)], residual, unseen_rows, refit_docs)
     lin, ln = (sum(v[i] for v in by_family.values()) for i in (0, 1))
@@ -1341,7 +1381,7 @@ def main():
         sys.exit(check(cli, all_rows))
     rows = [r for r in all_rows if counted(r)]
     left_out = loso(cli, all_rows)
-    lo, residual, unseen_rows, refit_docs, held_residual = left_out
+    lo, residual, unseen_rows, refit_docs, held_residual, refit_fits = left_out
     unseen = unseen_spreads(unseen_rows)
     os.makedirs(os.path.join(ROOT, "presets/accuracy"), exist_ok=True)
     with open(os.path.join(ROOT, "presets/accuracy/uncertainty.json"), "w") as f:
@@ -1366,7 +1406,7 @@ def main():
     L += what_moved(all_rows)
     L += not_met(all_rows, lo, fig)
     L += bounded_constants()
-    L += constant_stability(refit_docs)
+    L += constant_stability(all_rows, refit_docs, refit_fits)
     L += not_modelled(all_rows)
     L += ["", "## The band", "",
           "A user's job is a run of a source nobody has measured, so its band is what a new source can "
