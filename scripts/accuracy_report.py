@@ -401,10 +401,6 @@ TUNED = ("MLPerf", "NeMo/Megatron-Bridge")
 
 
 
-def shipped_presets():
-    return {n: json.load(open(os.path.join(ROOT, "presets", n + ".json"))) for n in ("accelerators", "frameworks")}
-
-
 def fitted_constants(docs):
     """{(owner, key): value} of every fitted constant in a set of presets: each accelerator group's
     (its first member's calibration) and each framework profile's."""
@@ -429,7 +425,7 @@ def bounded_constants():
     """The fitted constants that sit on a bound of their range (scripts/calibrate.py PARAMS and
     FRAMEWORKS): the fit wanted to go further, so something it stands in for is not modelled."""
     hits = []
-    shipped = fitted_constants(shipped_presets())
+    shipped = fitted_constants(calibrate.shipped_presets())
     for (owner, key), value in shipped.items():
         lo, hi = constant_range(owner, key)
         gemms = shipped.get((owner, "matmul_efficiency_max"), 1)
@@ -450,7 +446,8 @@ def default_in_refit(owner, key, fit, refit, shipped):
     if owner in calibrate.GROUPS:
         primary = calibrate.PRIMARY.get(key)
         if owner not in fit["accelerators"]:
-            return "no rows: a relative's fit"
+            relative = calibrate.RELATIVES.get(owner) in fit["accelerators"]
+            return "no rows: " + ("a relative's fit" if relative else "the other groups' mean")
         if primary and refit.get((owner, primary)) == refit[(owner, key)] != shipped.get((owner, primary)):
             return "tied to `" + primary + "`"
         return None
@@ -471,7 +468,7 @@ def constant_stability(all_rows, refit_docs, refit_fits, share=0.1):
     """The fitted constants that a refit without one source family moves by `share` of their range
     or more, with every such family and the value its refit took: what each family's left-out figure
     takes from the other families' rows (or a default) instead of its own."""
-    shipped = fitted_constants(shipped_presets())
+    shipped = fitted_constants(calibrate.shipped_presets())
     refits = {fam: fitted_constants(docs) for fam, docs in refit_docs.items()}
     lines, steady = [], 0
     for (owner, key), value in shipped.items():

@@ -371,9 +371,13 @@ def fit(cli, csv_path, exclude, rounds=4, passes=3):
         return fit_in(cli, csv_path, exclude, rounds, passes, d)
 
 
+def shipped_presets():
+    """The presets a fit changes, as shipped: the accelerators' calibrations and the framework profiles."""
+    return {name: json.load(open(os.path.join(ROOT, "presets", name + ".json"))) for name in ("accelerators", "frameworks")}
+
+
 def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
-    docs = {name: json.load(open(os.path.join(ROOT, "presets", name + ".json")))
-            for name in ("accelerators", "frameworks")}
+    docs = shipped_presets()
     every = run(cli, docs, full_csv)
     fittable = [r for r in every if not r["problem"] and not r.get("known_issue") and r["family"] not in exclude and not held_out(r["id"])]
 
