@@ -400,7 +400,6 @@ TARGETS = {"mae": ("<=", 0.07), "p90": ("<=", 0.145), "heldout_mae": ("<=", 0.07
 TUNED = ("MLPerf", "NeMo/Megatron-Bridge")
 
 
-
 def fitted_constants(docs):
     """{(owner, key): value} of every fitted constant in a set of presets: each accelerator group's
     (its first member's calibration) and each framework profile's."""
@@ -453,8 +452,8 @@ def default_in_refit(owner, key, fit, refit, shipped):
         return None
     if owner not in fit["frameworks"]:
         return "no rows: its prior"
-    lo, hi, prior = next((lo, hi, prior) for k, lo, hi, prior in calibrate.FRAMEWORKS[owner] if k == key)
-    start = min(hi, max(lo, prior, 0.05))  # calibrate.fit_in: multiplicative steps need a non-zero start
+    prior = next(p for k, _, _, p in calibrate.FRAMEWORKS[owner] if k == key)
+    start = calibrate.search_start(prior, *constant_range(owner, key))
     return "its start, unmoved" if round(refit[(owner, key)], 4) == round(start, 4) else None
 
 

@@ -371,6 +371,12 @@ def fit(cli, csv_path, exclude, rounds=4, passes=3):
         return fit_in(cli, csv_path, exclude, rounds, passes, d)
 
 
+def search_start(value, lo, hi):
+    """Where the coordinate search starts a framework constant: its value within its range, and at
+    least 0.05, since the search's steps are multiplicative (a constant at 0 could never move)."""
+    return min(hi, max(lo, value, 0.05))
+
+
 def shipped_presets():
     """The presets a fit changes, as shipped: the accelerators' calibrations and the framework profiles."""
     return {name: json.load(open(os.path.join(ROOT, "presets", name + ".json"))) for name in ("accelerators", "frameworks")}
@@ -462,8 +468,7 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
                 return objective(run(cli, docs, csv_path), lambda r: r["framework"] == fid, exclude)
 
             params = [p[:3] for p in FRAMEWORKS[fid]]
-            # Multiplicative steps need a non-zero start.
-            start = {k: min(hi, max(lo, fw_by_id[fid].get(k, prior), 0.05)) for k, lo, hi, prior in FRAMEWORKS[fid]}
+            start = {k: search_start(fw_by_id[fid].get(k, prior), lo, hi) for k, lo, hi, prior in FRAMEWORKS[fid]}
             val, best, n = descend(start, params, score, rounds)
             if n:
                 result["frameworks"][fid] = {"mae": best, "rows": n, **{k: round(v, 4) for k, v in val.items()}}
