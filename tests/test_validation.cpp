@@ -258,6 +258,28 @@ TEST(Validation, KnownIssueRowsAreEstimatedButNotAveraged) {
   EXPECT_NE(s.known.find("a regression the source names"), std::string::npos);
 }
 
+// A summary with nothing to average names that instead of printing a 0.0% mean; counts agree in
+// number with their noun whatever the mix of estimated, failed and flagged rows.
+TEST(Validation, SummaryLineNeverShowsAMeanOfNoRows) {
+  const RunCheck good = check_run(read_published_runs(std::string(kHeader) + row())[0], lib());
+  const RunCheck failed = check_run(read_published_runs(std::string(kHeader) + row("Megatron-Bridge", "1", "", "0"))[0], lib());
+  const RunCheck flagged =
+      check_run(read_published_runs(with_columns({{"known_issue", "a regression the source names"}}))[0], lib());
+  for (int mask = 0; mask < 8; ++mask) {
+    std::vector<RunCheck> checks;
+    if (mask & 1) checks.push_back(good);
+    if (mask & 2) checks.push_back(failed);
+    if (mask & 4) checks.push_back(flagged);
+    const ValidationSummary s = summarize(checks);
+    const std::string line = summary_line(s);
+    EXPECT_EQ(line.find("0.0%") != std::string::npos && s.rows == 0, false) << line;
+    EXPECT_EQ(line.find("mean absolute error ") == 0, s.rows > 0) << line;
+    EXPECT_EQ(line.find("1 rows"), std::string::npos) << line;
+    EXPECT_EQ(line.find("failed") != std::string::npos, (mask & 2) != 0) << line;
+    EXPECT_EQ(line.find("known_issue") != std::string::npos, (mask & 4) != 0) << line;
+  }
+}
+
 // Every control character a cell can carry (an id with an ANSI escape, a CR) is shown escaped in
 // every table format: none reaches the terminal or the file raw.
 TEST(Validation, TablesNeverPrintControlCharacters) {

@@ -428,11 +428,7 @@ int cmd_validate(const Args& a) {
   } else {
     const auto sum = tc::io::summarize(checks);
     std::cout << tc::io::table_text(t);
-    std::printf("\nmean absolute error %.1f%% over %d rows", 100 * sum.mean_abs_error, sum.rows);
-    if (sum.failed) std::printf("; %d rows failed: %s", sum.failed, sum.failures.c_str());
-    if (sum.known_issues)
-      std::printf("; %d rows left out as flagged (known_issue): %s", sum.known_issues, sum.known.c_str());
-    std::printf("\n");
+    std::cout << "\n" << tc::io::summary_line(sum) << "\n";
   }
   return 0;
 }

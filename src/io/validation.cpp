@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
@@ -475,6 +476,17 @@ ValidationSummary summarize(const std::vector<RunCheck>& checks) {
   }
   s.mean_abs_error = s.rows ? abs_sum / s.rows : 0;
   return s;
+}
+
+std::string summary_line(const ValidationSummary& s) {
+  auto rows = [](int n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); };
+  char mean[32];
+  std::snprintf(mean, sizeof mean, "%.1f%%", 100 * s.mean_abs_error);
+  std::string line = s.rows ? "mean absolute error " + std::string(mean) + " over " + rows(s.rows)
+                            : "no row estimated, so no mean absolute error";
+  if (s.failed) line += "; " + rows(s.failed) + " failed: " + s.failures;
+  if (s.known_issues) line += "; " + rows(s.known_issues) + " left out as flagged (known_issue): " + s.known;
+  return line;
 }
 
 }  // namespace tc::io

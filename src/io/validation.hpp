@@ -61,5 +61,8 @@ struct ValidationSummary {
   std::string known;     // "ID (issue); ID (issue)": estimated, not in the mean
 };
 ValidationSummary summarize(const std::vector<RunCheck>& checks);
+// The summary as one line. With no row estimated there is no mean to print, and the line says so
+// rather than showing 0.0%.
+std::string summary_line(const ValidationSummary& s);
 
 }  // namespace tc::io
