@@ -450,10 +450,13 @@ def default_in_refit(owner, key, fit, refit, shipped):
         if primary and refit.get((owner, primary)) == refit[(owner, key)] != shipped.get((owner, primary)):
             return "tied to `" + primary + "`"
         return None
+    lo, hi = constant_range(owner, key)
+    if (owner, key) in calibrate.MIDDLE_WHEN_FREE and round(refit[(owner, key)], 4) == round((lo + hi) / 2, 4):
+        return "no row moves it: its range's middle"
     if owner not in fit["frameworks"]:
         return "no rows: its prior"
     prior = next(p for k, _, _, p in calibrate.FRAMEWORKS[owner] if k == key)
-    start = calibrate.search_start(prior, *constant_range(owner, key))
+    start = calibrate.search_start(prior, lo, hi)
     return "its start, unmoved" if round(refit[(owner, key)], 4) == round(start, 4) else None
 
 
@@ -493,8 +496,9 @@ def constant_stability(all_rows, refit_docs, refit_fits, share=0.1):
             "pins it; one without (†) moves it through a constant it does pin (a group's per-kernel cost "
             "trades with a profile's kernel count). Where a refit left nothing to set it, the value is a "
             "default, named in brackets: a relative's fit, the profile's prior, an FP8 or "
-            "FlashAttention-3-class share tied back to its BF16 or FlashAttention-2-class one, or the "
-            "search's start. A family's left-out figure takes these constants from the other families' rows, "
+            "FlashAttention-3-class share tied back to its BF16 or FlashAttention-2-class one, the middle "
+            "of its range (an overlap or host time of a mechanism its profile runs: calibrate.MIDDLE_WHEN_FREE), "
+            "or the search's start. A family's left-out figure takes these constants from the other families' rows, "
             f"or from a default, instead of its own. The other {steady} constants move less in every refit.",
             "", "| constant | shipped | range | refits without one family | families whose refit moves it, and its value there |",
             "|---|---|---|---|---|"] + lines
@@ -1337,8 +1341,9 @@ def by_class_coverage(rows, fig, table):
             ", ".join(f"{CLASS_WORDS.get(c, c)} {v[0]} of {v[1]} ({100 * v[0] / v[1]:.0f}%)"
                       for c, v in sorted(got.items(), key=lambda t: -t[1][1])) +
             f". {n} of the {len(moe)} mixture-of-experts runs are {main_source}'s: left out, it is predicted "
-            "from constants that dense rows alone fit (its expert-parallel overlap and routing kernels take "
-            "their priors, and Blackwell's FP8 GEMMs, which no other source ran, its BF16 efficiency), and a "
+            "from constants that dense rows alone fit (its expert-parallel overlap takes its range's middle, "
+            "its routing kernels their prior, and Blackwell's FP8 GEMMs, which no other source ran, its BF16 "
+            "efficiency), and a "
             f"band of their class needs {MIN_BAND_RUNS} of their runs on the job's "
             "accelerator (today: " + (", ".join(own) or "none") + "); elsewhere a band mostly of other "
             "classes' runs is widened by half.")

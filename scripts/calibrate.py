@@ -196,6 +196,28 @@ FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0
               "pytorch-xla-neuron": [("dp_overlap", 0.0, 0.95, 0.2), ("elementwise_kernels_per_layer", 2, 40, 12)]}
 
 
+# Shares and host times of mechanisms that run wherever their profile applies them: Megatron-Core's
+# communication overlaps as the NeMo and Megatron-Bridge recipes turn them on, the per-expert quantize
+# of a release that launches it (framework_changes), asynchronous TP where a run asks for it. Their
+# prior of none is where the search starts (a fit's path along its flat valleys starts there); where
+# no row left in moves one (a source family left out that alone ran it), none would say that the
+# mechanism the profile runs hides or costs nothing, the one value its running rules out. It takes
+# the middle of its range instead, the value whose worst error over the range is least.
+MIDDLE_WHEN_FREE = {("megatron", "tp_overlap"), ("megatron", "ep_overlap"), ("megatron", "expert_quantize_us"),
+                    ("fsdp", "async_tp_overlap")}
+
+
+def middle_when_free(fid, val, best, score):
+    """`val` with each constant of MIDDLE_WHEN_FREE that moves no fitted row's figure at the middle of
+    its range; the profile's presets are left holding what it returns."""
+    for k, lo, hi, _ in FRAMEWORKS[fid]:
+        middle = {**val, k: (lo + hi) / 2}
+        if (fid, k) in MIDDLE_WHEN_FREE and middle[k] != val[k] and moves_no_row(middle, best, score):
+            val = middle
+    score(val)
+    return val
+
+
 def why(fw, key):
     """The mechanism named beside a fitted constant: the profile's own, else its platform's (a
     profile that runs on Neuron alone), else the constant's."""
@@ -470,6 +492,7 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
             params = [p[:3] for p in FRAMEWORKS[fid]]
             start = {k: search_start(fw_by_id[fid].get(k, prior), lo, hi) for k, lo, hi, prior in FRAMEWORKS[fid]}
             val, best, n = descend(start, params, score, rounds)
+            val = middle_when_free(fid, val, best, score)
             if n:
                 result["frameworks"][fid] = {"mae": best, "rows": n, **{k: round(v, 4) for k, v in val.items()}}
     return docs, result
