@@ -441,7 +441,8 @@ def bounded_constants():
 def default_in_refit(owner, key, fit, refit, shipped):
     """Why a refit's constant is a default rather than fitted, or None: no row of its group or profile
     was left (a relative's or the other groups' fit, the profile's prior), a secondary tied back to
-    its primary, or a profile constant the search never moved from its start."""
+    its primary, a share or host time no row moved at its range's middle (calibrate.MIDDLE_WHEN_FREE,
+    with or without rows of its profile), or a profile constant the search never moved from its start."""
     if owner in calibrate.GROUPS:
         primary = calibrate.PRIMARY.get(key)
         if owner not in fit["accelerators"]:
@@ -1341,9 +1342,9 @@ def by_class_coverage(rows, fig, table):
             ", ".join(f"{CLASS_WORDS.get(c, c)} {v[0]} of {v[1]} ({100 * v[0] / v[1]:.0f}%)"
                       for c, v in sorted(got.items(), key=lambda t: -t[1][1])) +
             f". {n} of the {len(moe)} mixture-of-experts runs are {main_source}'s: left out, it is predicted "
-            "from constants that dense rows alone fit (its expert-parallel overlap takes its range's middle, "
-            "its routing kernels their prior, and Blackwell's FP8 GEMMs, which no other source ran, its BF16 "
-            "efficiency), and a "
+            "from constants that dense rows alone fit or defaults (its expert-parallel overlap and the host "
+            "time of a per-expert quantize take their range's middle, its routing kernels their prior, and "
+            "Blackwell's FP8 GEMMs, which no other source ran, its BF16 efficiency), and a "
             f"band of their class needs {MIN_BAND_RUNS} of their runs on the job's "
             "accelerator (today: " + (", ".join(own) or "none") + "); elsewhere a band mostly of other "
             "classes' runs is widened by half.")
@@ -1435,7 +1436,9 @@ def main():
           "The calibration is refitted without each source family (and never with the held-out rows) and "
           "that family is predicted with the refitted constants. Each refit starts from scratch, as the "
           "shipped fit does (every accelerator constant from the middle of its range, every framework "
-          "constant from its prior), never from the shipped constants, which every family fitted. Only "
+          "constant from its prior), never from the shipped constants, which every family fitted; an "
+          "overlap or host time of a mechanism its profile runs that no row left in moves ends at the "
+          "middle of its range (calibrate.MIDDLE_WHEN_FREE). Only "
           "fitted constants are refitted: "
           "structural choices stay, and some were made with a family's rows in view, so that family's "
           "figure is partly in-sample. Neuron rows form one family per stack (NeuronX Distributed, NeMo "

@@ -198,24 +198,15 @@ FRAMEWORKS = {"megatron": [("tp_overlap", 0.0, 0.95, 0.0), ("ep_overlap", 0.0, 0
 
 # Shares and host times of mechanisms that run wherever their profile applies them: Megatron-Core's
 # communication overlaps as the NeMo and Megatron-Bridge recipes turn them on, the per-expert quantize
-# of a release that launches it (framework_changes), asynchronous TP where a run asks for it. Their
-# prior of none is where the search starts (a fit's path along its flat valleys starts there); where
-# no row left in moves one (a source family left out that alone ran it), none would say that the
-# mechanism the profile runs hides or costs nothing, the one value its running rules out. It takes
-# the middle of its range instead, the value whose worst error over the range is least.
+# of a release that launches it (framework_changes), asynchronous TP where a run asks for it. The
+# search starts them from their prior of none (search_start: 0.05), so that a fit's path along its
+# flat valleys is the shipped one. Where no row left in moves one (the source family that alone ran
+# it left out), none would say that the mechanism the profile runs hides or costs nothing, the one
+# value its running rules out: it takes the middle of its range, whose worst error over the range is
+# least.
 MIDDLE_WHEN_FREE = {("megatron", "tp_overlap"), ("megatron", "ep_overlap"), ("megatron", "expert_quantize_us"),
                     ("fsdp", "async_tp_overlap")}
-
-
-def middle_when_free(fid, val, best, score):
-    """`val` with each constant of MIDDLE_WHEN_FREE that moves no fitted row's figure at the middle of
-    its range; the profile's presets are left holding what it returns."""
-    for k, lo, hi, _ in FRAMEWORKS[fid]:
-        middle = {**val, k: (lo + hi) / 2}
-        if (fid, k) in MIDDLE_WHEN_FREE and middle[k] != val[k] and moves_no_row(middle, best, score):
-            val = middle
-    score(val)
-    return val
+assert all(any(k == p[0] for p in FRAMEWORKS.get(fid, [])) for fid, k in MIDDLE_WHEN_FREE)
 
 
 def why(fw, key):
@@ -350,16 +341,22 @@ def moves_no_row(trial, best, score):
     return abs(score(trial)[0] - best) < 1e-12
 
 
+def take_where_free(values, trials, best, score):
+    """`values` with each (key, value) of `trials` taken, in order, where it moves no fitted row's
+    figure (a fit without rows moves none); the presets are left holding what it returns."""
+    for k, v in trials:
+        trial = {**values, k: v}
+        if trial[k] != values[k] and moves_no_row(trial, best, score):
+            values = trial
+    score(values)
+    return values
+
+
 def retie_unconstrained(cal, best, score):
     """A secondary constant that moves no fitted row's figure goes back to its primary: left where
     the primary's earlier passes put it, it would run a group's FP8 GEMMs a few points off its BF16
     ones for no measured reason (held-out rows and users' jobs on such kernels do move)."""
-    for s, p in PRIMARY.items():
-        tied = {**cal, s: cal[p]}
-        if tied[s] != cal[s] and moves_no_row(tied, best, score):
-            cal = tied
-    score(cal)  # leaves the group's presets holding the values returned
-    return cal
+    return take_where_free(cal, [(s, cal[p]) for s, p in PRIMARY.items()], best, score)
 
 
 # Groups whose fused attention efficiency also carries the softmax: Trainium's runs on its vector and
@@ -492,7 +489,9 @@ def fit_in(cli, full_csv, exclude, rounds, passes, workdir):
             params = [p[:3] for p in FRAMEWORKS[fid]]
             start = {k: search_start(fw_by_id[fid].get(k, prior), lo, hi) for k, lo, hi, prior in FRAMEWORKS[fid]}
             val, best, n = descend(start, params, score, rounds)
-            val = middle_when_free(fid, val, best, score)
+            middles = [(k, (lo + hi) / 2) for k, lo, hi in params if (fid, k) in MIDDLE_WHEN_FREE]
+            if middles:
+                val = take_where_free(val, middles, best, score)
             if n:
                 result["frameworks"][fid] = {"mae": best, "rows": n, **{k: round(v, 4) for k, v in val.items()}}
     return docs, result

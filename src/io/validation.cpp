@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
 
 #include "core/text.hpp"
 #include "io/job.hpp"
+#include "io/report.hpp"
 #include "io/uncertainty.hpp"
 
 namespace tc::io {
@@ -479,13 +479,11 @@ ValidationSummary summarize(const std::vector<RunCheck>& checks) {
 }
 
 std::string summary_line(const ValidationSummary& s) {
-  auto rows = [](int n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); };
-  char mean[32];
-  std::snprintf(mean, sizeof mean, "%.1f%%", 100 * s.mean_abs_error);
-  std::string line = s.rows ? "mean absolute error " + std::string(mean) + " over " + rows(s.rows)
+  std::string line = s.rows ? "mean absolute error " + format_fixed(100 * s.mean_abs_error, 1) + "% over " +
+                                  count_text(s.rows, "row")
                             : "no row estimated, so no mean absolute error";
-  if (s.failed) line += "; " + rows(s.failed) + " failed: " + s.failures;
-  if (s.known_issues) line += "; " + rows(s.known_issues) + " left out as flagged (known_issue): " + s.known;
+  if (s.failed) line += "; " + count_text(s.failed, "row") + " failed: " + s.failures;
+  if (s.known_issues) line += "; " + count_text(s.known_issues, "row") + " left out as flagged (known_issue): " + s.known;
   return line;
 }
 

@@ -57,7 +57,7 @@ std::string source_family(const std::string& source, const std::string& software
 struct ValidationSummary {
   int rows = 0, failed = 0, known_issues = 0;
   double mean_abs_error = 0;
-  std::string failures;  // "ID: reason; ID: reason"
+  std::string failures;  // "ID (reason); ID (reason)"
   std::string known;     // "ID (issue); ID (issue)": estimated, not in the mean
 };
 ValidationSummary summarize(const std::vector<RunCheck>& checks);
