@@ -1122,6 +1122,46 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
   EXPECT_LT(estimate(s).step_time_s, e.step_time_s);
 }
 
+// Latent attention (DeepSeek-V3, Section 2.1.1) keeps V at its own head width, narrower than K's,
+// and each latent twice (its norm's input and its up projection's): one layer of Llama 3 8B's shape
+// at 8,192 tokens, BF16, tp 1, no recompute, so each added element a token and layer costs 2 bytes
+// x 8,192 x 32 layers.
+TEST(Memory, LatentAttentionKeepsItsLatentsAndItsNarrowerValues) {
+  Scenario s = h100_scenario();
+  s.plan.recompute = Recompute::none;
+  s.model.kv_heads = 32;
+  s.model.head_dim = 192;
+  s.model.qk_rope_head_dim = 64;
+  s.model.v_head_dim = 128;
+  s.model.kv_lora_rank = 512;
+  s.model.q_lora_rank = 1536;
+  ASSERT_FALSE(check_model(s.model));
+  const double per_element = 2.0 * 8192 * 32;
+  auto activations = [&] { return memory_per_device(s).activations_gib * 1024 * 1024 * 1024; };
+  const double base = activations();
+  // V a rank holds and the output projection's input, 32 heads each.
+  s.model.v_head_dim = 160;
+  EXPECT_NEAR(activations() - base, per_element * 2 * 32 * 32, 1e-9 * base);
+  s.model.v_head_dim = 128;
+  s.model.kv_lora_rank = 1024;
+  EXPECT_NEAR(activations() - base, per_element * 2 * 512, 1e-9 * base);
+  s.model.kv_lora_rank = 512;
+  s.model.q_lora_rank = 2048;
+  EXPECT_NEAR(activations() - base, per_element * 2 * 512, 1e-9 * base);
+}
+
+// A fully recomputed layer's replay keeps everything its backward reads, an unfused attention's
+// scores included: with every layer keeping only its input either way, unfused attention adds one
+// layer's softmax output (2 bytes a score; no dropout) over 32 heads x 8,192 queries x 8,192 keys.
+TEST(Memory, AReplayedLayerHoldsItsScoresOnce) {
+  Scenario s = h100_scenario();
+  s.plan.recompute = Recompute::full;
+  const double fused = memory_per_device(s).activations_gib * 1024 * 1024 * 1024;
+  s.flash_attention = false;
+  const double unfused = memory_per_device(s).activations_gib * 1024 * 1024 * 1024;
+  EXPECT_NEAR(unfused - fused, 2.0 * 32 * 8192 * 8192, 1e-9 * unfused);
+}
+
 // The per-op policy saves reduce-scatters, not all-gathers: under sequence parallelism a layer's
 // replay runs its two forward all-gathers again, a quarter of its tensor-parallel time (two
 // all-reduces' worth forward, two backward); without sequence parallelism, its two forward
@@ -1729,19 +1769,24 @@ TEST(Memory, AMiddleRankWithExpertsCanBeTheLargest) {
 // ZeRO-3 holds gathered its edge modules (embeddings, output layer) and two layers, the one running
 // and the one prefetched, of the largest kind on the rank: dense first layers, smaller here, do not
 // shrink it as an average over the rank's layers would.
-TEST(Memory, Zero3HoldsTwoOfItsLargestLayersGathered) {
+// The running unit and the prefetched one: a layer each under FSDP; under DeepSpeed's tensor-by-tensor
+// gathers, the layer's share of one of its zero3_gathers_per_layer gathers.
+TEST(Memory, Zero3HoldsTwoOfItsLargestUnitsGathered) {
   Scenario s = moe_scenario(8);
   s.plan.zero = 3;
-  Scenario mixed = s;
-  mixed.model.dense_layers = 12;
-  mixed.model.dense_ffn_hidden = 1024;
-  ASSERT_FALSE(check_plan(mixed));
   const ParamCounts c = count_params(s.model);
   const double expert_layer = c.attention + c.norms + c.router + c.shared_experts + 64 * c.expert / 8;
-  const double gathered = c.embeddings + c.output + 2 * expert_layer;
   const double fixed_gib = s.accelerator.cal.runtime_reserve_gib + 2 * s.framework.bucket_mib / 1024.0;
-  for (const Scenario& job : {s, mixed})
-    EXPECT_NEAR(memory_per_device(job).other_gib, fixed_gib + gathered * 2 / (1024.0 * 1024 * 1024), 1e-9);
+  for (const int gathers : {1, 4}) {
+    s.framework.zero3_gathers_per_layer = gathers;
+    Scenario mixed = s;
+    mixed.model.dense_layers = 12;
+    mixed.model.dense_ffn_hidden = 1024;
+    ASSERT_FALSE(check_plan(mixed));
+    const double gathered = c.embeddings + c.output + 2 * expert_layer / gathers;
+    for (const Scenario& job : {s, mixed})
+      EXPECT_NEAR(memory_per_device(job).other_gib, fixed_gib + gathered * 2 / (1024.0 * 1024 * 1024), 1e-9);
+  }
 }
 
 TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {

@@ -222,7 +222,8 @@ struct Ctx {
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
   double kv = 0;                // K or V width: kv_heads x head_dim
-  double kv_local = 0;          // a rank's K or V width: at least one head (replicated when tp exceeds them)
+  double kv_local = 0;          // a rank's K width: at least one head (replicated when tp exceeds them)
+  double v_local = 0;           // a rank's V width, likewise (narrower than K's under latent attention)
   int etp = 1;                  // tensor-parallel degree of the expert layers
 
   explicit Ctx(const Scenario& scenario)
@@ -268,6 +269,7 @@ struct Ctx {
     on_chip.latency_s = intra.latency_s / 2;
     kv = kv_width(m);
     kv_local = std::max(kv / pl.tp, static_cast<double>(head_dim(m)));
+    v_local = m.kv_heads > 0 ? std::max(kv_value_width(m) / pl.tp, kv_value_width(m) / m.kv_heads) : 0.0;
     etp = expert_tp(pl);
   }
 
@@ -604,9 +606,7 @@ void layer_communication(const Ctx& x, LayerTimes& r) {
   // kernel (Liu et al. 2023, Ring Attention), so only the excess is exposed. cp ranks follow the
   // tp ranks.
   if (pl.cp > 1) {
-    // A rank's K and V, each at least one head wide (replicated when tp exceeds the KV heads).
-    const double v_local = std::max(kv_value_width(m) / t, kv_value_width(m) / m.kv_heads);
-    const double kv_bytes = T * (x.kv_local + v_local) * x.act_bytes * pl.cp;
+    const double kv_bytes = T * (x.kv_local + x.v_local) * x.act_bytes * pl.cp;
     const double ring = x.group_reduce_scatter_s(kv_bytes, pl.cp, pl.tp);
     r.cp_fwd = std::max(0.0, ring - r.attention_fwd);
     r.cp_bwd = std::max(0.0, 2.0 * ring - r.attention_bwd);
@@ -791,13 +791,15 @@ double stage_params(const Ctx& x, int rank) {
 // ZeRO-3's gathered weights on pipeline rank `rank` at their peak: its edge modules (embeddings,
 // output layer), which the root unit keeps gathered from its forward to its backward (PyTorch
 // FSDP2's fully_shard: the root does not reshard after forward; recalled), and two of its largest
-// layers, the one running and the one prefetched (Zhao et al. 2023, Section 3.3).
+// units, the one running and the one prefetched (Zhao et al. 2023, Section 3.3). A unit is a layer,
+// or, where a stack gathers tensor by tensor (DeepSpeed ZeRO-3), the layer's share of one of its
+// zero3_gathers_per_layer gathers, as its communication is timed.
 double zero3_gathered_params(const Ctx& x, int rank) {
   const RankLayers held = x.held(rank);
   double layer = 0;
   if (held.routed > 0) layer = dense_params(x, {1, 1}, false) + expert_params(x, 1);
   if (held.layers > held.routed) layer = std::max(layer, dense_params(x, {1, 0}, false));
-  return edge_params(x, rank) + 2.0 * layer;
+  return edge_params(x, rank) + 2.0 * layer / std::max(1, x.sc.framework.zero3_gathers_per_layer);
 }
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
@@ -812,7 +814,7 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   if (recompute == Recompute::selective && every_other_matmul(x.sc)) {
     // The block's input and what the policy keeps: the outputs of Q (1st matmul), V (3rd), the
     // attention kernel, the FFN's first matmul (5th) and, gated, its down projection (7th).
-    const double kept = attention_width(m) / t + x.kv_local + (value_width(m) + f + (m.gated_ffn ? h : 0)) / t;
+    const double kept = attention_width(m) / t + x.v_local + (value_width(m) + f + (m.gated_ffn ? h : 0)) / t;
     return e * T * (h * rep + kept);
   }
   // Bytes of a stored GEMM input: its quantized copy where the stack keeps that one (FP8: 1 byte,
@@ -822,8 +824,12 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
                        : e;
   // Attention block: norm input, QKV input, Q K V, output-projection input, dropout mask.
   const double q = attention_width(m);
-  double attn = (e + g) * T * h * rep + e * T * (q / t + 2 * x.kv_local) + g * T * value_width(m) / t +
+  double attn = (e + g) * T * h * rep + e * T * (q / t + x.kv_local + x.v_local) + g * T * value_width(m) / t +
                 mask * T * h * rep;
+  // Latent attention also keeps each latent's norm input and its up projection's input (DeepSeek-V3,
+  // Section 2.1.1: c_Q and c_KV, each RMS-normed before W^UQ and W^UKV); sequence parallelism
+  // splits them as it splits the block's input.
+  if (is_mla(m)) attn += (e + g) * T * (m.q_lora_rank + m.kv_lora_rank) * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     attn += stored_softmax_bytes(m, e) * (m.heads / t) * T * x.s;
   }
@@ -1253,9 +1259,10 @@ Memory memory_per_device(const Scenario& s) {
                                        (held.layers - replayed) * layer_bytes(Recompute::none)
                                  : held.layers * layer_bytes(pl.recompute);
     double act = per_stage * in_flight;
-    // Recomputing a layer rebuilds its activations once, transiently.
-    if (pl.recompute == Recompute::full) act += layer_bytes(Recompute::selective);
-    if (pl.recompute == Recompute::selective && every_other_matmul(s)) act += layer_bytes(Recompute::none);
+    // Recomputing a layer rebuilds all its activations once, transiently: the replayed forward
+    // keeps what the layer's backward reads, an unfused attention's scores too.
+    if (pl.recompute == Recompute::full || (pl.recompute == Recompute::selective && every_other_matmul(s)))
+      act += layer_bytes(Recompute::none);
     if (last && s.model.kind != ModelKind::vit) {
       // The 16-bit logits, plus the FP32 copy the loss keeps for its gradient unless a fused
       // kernel computes the gradient from the 16-bit ones (flash-attn's cross_entropy); each
