@@ -107,6 +107,11 @@ std::string expert_tp_note(const ParallelPlan& p) {
   return expert_tp(p) != p.tp ? " (expert tp " + std::to_string(expert_tp(p)) + ")" : "";
 }
 
+std::string recompute_layers_text(const ParallelPlan& p) {
+  if (p.recompute_layers <= 0) return "";
+  return std::to_string(p.recompute_layers) + " layers a stage";
+}
+
 std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& u) {
   const Scenario& s = spec.scenario;
   std::ostringstream o;
@@ -124,7 +129,7 @@ std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Unc
     << ", ZeRO " << p.zero << (p.sequence_parallel ? ", SP" : "")
     << ", micro-batch " << p.micro_batch << " x " << e.grad_accum << " accumulation, recompute "
     << to_string(p.recompute)
-    << (p.recompute_layers > 0 ? " (" + std::to_string(p.recompute_layers) + " layers a stage)" : std::string())
+    << (p.recompute_layers > 0 ? " (" + recompute_layers_text(p) + ")" : std::string())
     << "  (" << e.plans_considered << " plans considered)\n\n";
   o << "step time       " << format_duration(e.step_time_s) << "\n";
   o << "throughput      " << format_si(e.tokens_per_s) << " tokens/s, "

@@ -17,6 +17,8 @@ Json estimate_json(const ScenarioSpec& spec, const Estimate& e, const Uncertaint
 std::string estimate_text(const ScenarioSpec& spec, const Estimate& e, const Uncertainty& band);
 // " (expert tp N)" when the expert layers split over fewer tp ranks than the dense ones, else "".
 std::string expert_tp_note(const ParallelPlan& p);
+// "N layers a stage" with a given recompute_layers, else "".
+std::string recompute_layers_text(const ParallelPlan& p);
 // Wall time, the itemized bill, energy and the claim verdicts as readable text.
 std::string cost_text(const CostReport& r);
 

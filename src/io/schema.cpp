@@ -106,7 +106,8 @@ std::vector<FieldDef> job_fields() {
        {"none", "selective", "full", "auto"}},
       {"recompute_layers", "rl", T::integer, "layers", 0, 100000, "0 (all)",
        "With full recompute, the layers of each pipeline stage that recompute; the others keep their "
-       "activations (the fewest that fit trade least speed for memory).",
+       "activations (the fewest that fit trade least speed for memory). Megatron counts its flag in each "
+       "model chunk: with interleaving, a stage recomputes vpp times it.",
        "Megatron-LM --recompute-method block --recompute-num-layers"},
       {"training", "", T::section, "", 0, 0, "", "How much to train: tokens, or samples and epochs.", ""},
       {"training.mode", "tm", T::enumeration, "", 0, 0, "pretrain", "Pretraining, full fine-tuning or LoRA.", "",

@@ -544,8 +544,7 @@ void plan_fields(AppState& s, const Outcome* o) {
                   (e->plan.ep > 1 ? ", ep " + std::to_string(e->plan.ep) + io::expert_tp_note(e->plan) : std::string()) +
                   ", ZeRO " + std::to_string(e->plan.zero) + ", micro-batch " +
                   std::to_string(e->plan.micro_batch) + ", recompute " + to_string(e->plan.recompute) +
-                  (e->plan.recompute_layers > 0 ? " of " + std::to_string(e->plan.recompute_layers) + " layers a stage"
-                                                : std::string()) +
+                  (e->plan.recompute_layers > 0 ? " of " + io::recompute_layers_text(e->plan) : std::string()) +
                   " (" +
                   std::to_string(e->plans_considered) + " plans)");
     ImGui::PopTextWrapPos();
