@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "core/collectives.hpp"
 #include "core/estimate.hpp"
@@ -1114,7 +1115,7 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
   s.plan.recompute = Recompute::selective;
   const double kept = memory_per_device(s).activations_gib * 1024 * 1024 * 1024;
   const double logits = 8192.0 * 128256 * 6, layer = 2.0 * 8192 * (4096 + 4096 + 1024 + 4096 + 14336 + 4096);
-  EXPECT_NEAR(kept, 32 * layer + (none - logits) / 32 + logits, 1e-9 * kept);
+  EXPECT_NEAR(kept, 31 * layer + (none - logits) / 32 + logits, 1e-9 * kept);
   const Estimate e = estimate(s);
   EXPECT_NEAR(e.hardware_flops_per_step - e.model_flops_per_step,
               2.0 * 32 * 4096 * (1024 + 4096 + 14336) * 256 * 8192, 1e-9 * e.hardware_flops_per_step);
@@ -1123,31 +1124,38 @@ TEST(Memory, PerOpCheckpointingKeepsEveryOtherMatmul) {
 }
 
 // Latent attention (DeepSeek-V3, Section 2.1.1) keeps V at its own head width, narrower than K's,
-// and each latent twice (its norm's input and its up projection's): one layer of Llama 3 8B's shape
-// at 8,192 tokens, BF16, tp 1, no recompute, so each added element a token and layer costs 2 bytes
-// x 8,192 x 32 layers.
+// and each latent twice (its norm's input and its up projection's input). Llama 3 8B's shape with
+// 32 latent-attention heads, 8,192 tokens a micro-batch, BF16, no recompute: a rank's V heads and the
+// output projection's input grow by 2 bytes each a head and element of v_head_dim; the latents, whole
+// on every tp rank, are split by sequence parallelism.
 TEST(Memory, LatentAttentionKeepsItsLatentsAndItsNarrowerValues) {
-  Scenario s = h100_scenario();
-  s.plan.recompute = Recompute::none;
-  s.model.kv_heads = 32;
-  s.model.head_dim = 192;
-  s.model.qk_rope_head_dim = 64;
-  s.model.v_head_dim = 128;
-  s.model.kv_lora_rank = 512;
-  s.model.q_lora_rank = 1536;
-  ASSERT_FALSE(check_model(s.model));
-  const double per_element = 2.0 * 8192 * 32;
-  auto activations = [&] { return memory_per_device(s).activations_gib * 1024 * 1024 * 1024; };
-  const double base = activations();
-  // V a rank holds and the output projection's input, 32 heads each.
-  s.model.v_head_dim = 160;
-  EXPECT_NEAR(activations() - base, per_element * 2 * 32 * 32, 1e-9 * base);
-  s.model.v_head_dim = 128;
-  s.model.kv_lora_rank = 1024;
-  EXPECT_NEAR(activations() - base, per_element * 2 * 512, 1e-9 * base);
-  s.model.kv_lora_rank = 512;
-  s.model.q_lora_rank = 2048;
-  EXPECT_NEAR(activations() - base, per_element * 2 * 512, 1e-9 * base);
+  for (const auto& [tp, sp] : {std::pair{1, false}, std::pair{8, false}, std::pair{8, true}}) {
+    Scenario s = h100_scenario();
+    s.plan.recompute = Recompute::none;
+    s.plan.tp = tp;
+    s.plan.dp = 32 / tp;
+    s.plan.sequence_parallel = sp;
+    s.model.kv_heads = 32;
+    s.model.head_dim = 192;
+    s.model.qk_rope_head_dim = 64;
+    s.model.v_head_dim = 128;
+    s.model.kv_lora_rank = 512;
+    s.model.q_lora_rank = 1536;
+    ASSERT_FALSE(check_model(s.model));
+    ASSERT_FALSE(check_plan(s)) << tp;
+    const double tokens_and_layers = 8192.0 * 32;
+    auto activations = [&] { return memory_per_device(s).activations_gib * 1024 * 1024 * 1024; };
+    const double base = activations();
+    s.model.v_head_dim = 160;
+    EXPECT_NEAR(activations() - base, tokens_and_layers * 2 * 2 * (32 / tp) * 32, 1e-9 * base) << tp;
+    s.model.v_head_dim = 128;
+    const double latent_share = sp ? 1.0 / tp : 1.0;
+    s.model.kv_lora_rank = 1024;
+    EXPECT_NEAR(activations() - base, tokens_and_layers * 2 * 2 * 512 * latent_share, 1e-9 * base) << tp << sp;
+    s.model.kv_lora_rank = 512;
+    s.model.q_lora_rank = 2048;
+    EXPECT_NEAR(activations() - base, tokens_and_layers * 2 * 2 * 512 * latent_share, 1e-9 * base) << tp << sp;
+  }
 }
 
 // A fully recomputed layer's replay keeps everything its backward reads, an unfused attention's
@@ -1766,12 +1774,11 @@ TEST(Memory, AMiddleRankWithExpertsCanBeTheLargest) {
   EXPECT_NEAR(memory_per_device(s).weights_gib * 1024 * 1024 * 1024, mixed * 2, 1e-9 * mixed);
 }
 
-// ZeRO-3 holds gathered its edge modules (embeddings, output layer) and two layers, the one running
-// and the one prefetched, of the largest kind on the rank: dense first layers, smaller here, do not
-// shrink it as an average over the rank's layers would.
-// The running unit and the prefetched one: a layer each under FSDP; under DeepSpeed's tensor-by-tensor
-// gathers, the layer's share of one of its zero3_gathers_per_layer gathers.
-TEST(Memory, Zero3HoldsTwoOfItsLargestUnitsGathered) {
+// ZeRO-3 holds gathered its edge modules (embeddings, output layer) and two units, the one running
+// and the one prefetched: under FSDP a layer of the largest kind on the rank (dense first layers,
+// smaller here, do not shrink it as an average over the rank's layers would); under DeepSpeed's
+// tensor-by-tensor gathers, an even share of that layer over its zero3_gathers_per_layer gathers.
+TEST(Memory, Zero3HoldsTwoUnitsGathered) {
   Scenario s = moe_scenario(8);
   s.plan.zero = 3;
   const ParamCounts c = count_params(s.model);
@@ -1787,6 +1794,9 @@ TEST(Memory, Zero3HoldsTwoOfItsLargestUnitsGathered) {
     for (const Scenario& job : {s, mixed})
       EXPECT_NEAR(memory_per_device(job).other_gib, fixed_gib + gathered * 2 / (1024.0 * 1024 * 1024), 1e-9);
   }
+  s.framework.zero3_gathers_per_layer = 0;
+  ASSERT_TRUE(check_plan(s).has_value());
+  EXPECT_EQ(check_plan(s)->field, "framework.zero3_gathers_per_layer");
 }
 
 TEST(Estimate, ExpertGradientsCrossTheNetworkWhenEpFillsTheNode) {

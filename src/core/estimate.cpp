@@ -51,7 +51,8 @@ bool every_other_matmul(const Scenario& s) {
 // A dense block's forward matmuls, each 2 h x width FLOPs a token: Q, K, V, O, then gate, up,
 // down (gated) or in, out. The policy replays the 2nd, 4th and 6th: K, O, and up or out.
 double block_matmul_width(const ModelShape& m) {
-  return attention_width(m) + 2 * kv_width(m) + value_width(m) + (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden;
+  return attention_width(m) + kv_width(m) + kv_value_width(m) + value_width(m) +
+         (m.gated_ffn ? 3.0 : 2.0) * m.ffn_hidden;
 }
 double replayed_matmul_width(const ModelShape& m) { return kv_width(m) + value_width(m) + m.ffn_hidden; }
 double loss_logit_bytes(const Scenario& s) { return s.fp32_loss_logits ? 4.0 : activation_bytes(s.precision); }
@@ -221,7 +222,7 @@ struct Ctx {
   double gemm_efficiency = 0;   // large-GEMM fraction of peak at the scenario's precision
   double act_bytes = 2, op_bytes = 2;
   Link intra, inter, on_chip;
-  double kv = 0;                // K or V width: kv_heads x head_dim
+  double kv = 0;                // K width: kv_heads x head_dim
   double kv_local = 0;          // a rank's K width: at least one head (replicated when tp exceeds them)
   double v_local = 0;           // a rank's V width, likewise (narrower than K's under latent attention)
   int etp = 1;                  // tensor-parallel degree of the expert layers
@@ -269,7 +270,7 @@ struct Ctx {
     on_chip.latency_s = intra.latency_s / 2;
     kv = kv_width(m);
     kv_local = std::max(kv / pl.tp, static_cast<double>(head_dim(m)));
-    v_local = m.kv_heads > 0 ? std::max(kv_value_width(m) / pl.tp, kv_value_width(m) / m.kv_heads) : 0.0;
+    v_local = std::max(kv_value_width(m) / pl.tp, static_cast<double>(is_mla(m) ? m.v_head_dim : head_dim(m)));
     etp = expert_tp(pl);
   }
 
@@ -566,7 +567,7 @@ void layer_memory(const Ctx& x, LayerTimes& r) {
   if (rowwise_fp8(x.sc)) {
     elems += cast * (1.0 - rep) * 2.0 * h;
     const double inputs = 2.0 * h + h / t + moe_factor * f / t;
-    const double output_grads = attention_width(m) / t + 2.0 * x.kv_local + h +
+    const double output_grads = attention_width(m) / t + x.kv_local + x.v_local + h +
                                 moe_factor * ((m.gated_ffn ? 2.0 : 1.0) * f / t + h);
     requantized = cast * (inputs + output_grads);
   }
@@ -792,14 +793,15 @@ double stage_params(const Ctx& x, int rank) {
 // output layer), which the root unit keeps gathered from its forward to its backward (PyTorch
 // FSDP2's fully_shard: the root does not reshard after forward; recalled), and two of its largest
 // units, the one running and the one prefetched (Zhao et al. 2023, Section 3.3). A unit is a layer,
-// or, where a stack gathers tensor by tensor (DeepSpeed ZeRO-3), the layer's share of one of its
-// zero3_gathers_per_layer gathers, as its communication is timed.
+// or, where a stack gathers tensor by tensor (DeepSpeed ZeRO-3), an even share of the layer over its
+// zero3_gathers_per_layer gathers, as its communication is timed (its largest tensor, a GPT FFN
+// matrix, is a third of the layer, not a quarter: the even share is a little low).
 double zero3_gathered_params(const Ctx& x, int rank) {
   const RankLayers held = x.held(rank);
   double layer = 0;
   if (held.routed > 0) layer = dense_params(x, {1, 1}, false) + expert_params(x, 1);
   if (held.layers > held.routed) layer = std::max(layer, dense_params(x, {1, 0}, false));
-  return edge_params(x, rank) + 2.0 * layer / std::max(1, x.sc.framework.zero3_gathers_per_layer);
+  return edge_params(x, rank) + 2.0 * layer / x.sc.framework.zero3_gathers_per_layer;
 }
 
 // Activation bytes one layer keeps for one micro-batch: Korthikanti et al. 2022, Section 4,
@@ -826,9 +828,10 @@ double layer_activation_bytes(const Ctx& x, Recompute recompute) {
   const double q = attention_width(m);
   double attn = (e + g) * T * h * rep + e * T * (q / t + x.kv_local + x.v_local) + g * T * value_width(m) / t +
                 mask * T * h * rep;
-  // Latent attention also keeps each latent's norm input and its up projection's input (DeepSeek-V3,
-  // Section 2.1.1: c_Q and c_KV, each RMS-normed before W^UQ and W^UKV); sequence parallelism
-  // splits them as it splits the block's input.
+  // Latent attention also keeps its latents c_Q and c_KV (DeepSeek-V3, Section 2.1.1) twice: each is
+  // RMS-normed before its up projection (ibid., Section 4.2), whose backward reads the norm's input
+  // and whose weight gradient reads the normed latent. Megatron-Core scatters the latents to the
+  // sequence-parallel region (recalled), so sequence parallelism splits them as the block's input.
   if (is_mla(m)) attn += (e + g) * T * (m.q_lora_rank + m.kv_lora_rank) * rep;
   if (!x.sc.flash_attention && recompute == Recompute::none) {
     attn += stored_softmax_bytes(m, e) * (m.heads / t) * T * x.s;
@@ -1140,6 +1143,9 @@ std::optional<InputProblem> check_plan(const Scenario& s) {
     return bad("recompute_layers", "must be between 0 (all) and layers (" + num(m.layers) + ")");
   if (pl.recompute_layers > 0 && pl.recompute != Recompute::full)
     return bad("recompute_layers", "needs recompute full (it counts the layers that recompute fully)");
+  // The profile's loader bounds it; a scenario built in code must not divide a layer by zero.
+  if (pl.zero >= 3 && s.framework.zero3_gathers_per_layer < 1)
+    return bad("framework.zero3_gathers_per_layer", "must be at least 1");
   if (tokens_per_sample(m) % pl.cp != 0)
     return bad("parallel.cp", num(pl.cp) + " does not divide the sequence length (" +
                                   num(tokens_per_sample(m)) + ")");
@@ -1259,10 +1265,10 @@ Memory memory_per_device(const Scenario& s) {
                                        (held.layers - replayed) * layer_bytes(Recompute::none)
                                  : held.layers * layer_bytes(pl.recompute);
     double act = per_stage * in_flight;
-    // Recomputing a layer rebuilds all its activations once, transiently: the replayed forward
-    // keeps what the layer's backward reads, an unfused attention's scores too.
+    // Recomputing a layer rebuilds, transiently, what it did not keep: the replayed forward holds
+    // everything the layer's backward reads, an unfused attention's scores too.
     if (pl.recompute == Recompute::full || (pl.recompute == Recompute::selective && every_other_matmul(s)))
-      act += layer_bytes(Recompute::none);
+      act += layer_bytes(Recompute::none) - layer_bytes(pl.recompute);
     if (last && s.model.kind != ModelKind::vit) {
       // The 16-bit logits, plus the FP32 copy the loss keeps for its gradient unless a fused
       // kernel computes the gradient from the 16-bit ones (flash-attn's cross_entropy); each
