@@ -124,6 +124,16 @@ Scenario h100_moe_scenario() {
   return s;
 }
 
+// DeepSeek-V3's latent attention heads (Section 2.1.1) on a model's heads: 192-wide queries and keys
+// (128 + 64 rotary), 128-wide values, a 512-wide KV latent.
+void use_latent_attention(ModelShape& m) {
+  m.kv_heads = m.heads;
+  m.head_dim = 192;
+  m.qk_rope_head_dim = 64;
+  m.v_head_dim = 128;
+  m.kv_lora_rank = 512;
+}
+
 // GPT-3 175B, one 2048-token sample on 8 H100s with tp 8, sequence parallelism and selective
 // recompute: the layout of Korthikanti et al. 2022, Table 2.
 Scenario gpt3_one_sample_on_tp8() {
@@ -1135,11 +1145,7 @@ TEST(Memory, LatentAttentionKeepsItsLatentsAndItsNarrowerValues) {
     s.plan.tp = tp;
     s.plan.dp = 32 / tp;
     s.plan.sequence_parallel = sp;
-    s.model.kv_heads = 32;
-    s.model.head_dim = 192;
-    s.model.qk_rope_head_dim = 64;
-    s.model.v_head_dim = 128;
-    s.model.kv_lora_rank = 512;
+    use_latent_attention(s.model);
     s.model.q_lora_rank = 1536;
     ASSERT_FALSE(check_model(s.model));
     ASSERT_FALSE(check_plan(s)) << tp;
@@ -1539,11 +1545,7 @@ TEST(Estimate, ContextParallelBackwardMovesTwiceTheForwardBytes) {
     return 3 * 0.5 * 4096.0 * (k_width + v_width) * 2 * 2 / 1e9 * 32 * micro_batches;
   };
   EXPECT_NEAR(exposed_and_hidden(), rings_s(1024, 1024), 1e-9 * rings_s(1024, 1024));
-  s.model.kv_heads = 32;
-  s.model.head_dim = 192;
-  s.model.v_head_dim = 128;
-  s.model.kv_lora_rank = 512;
-  s.model.qk_rope_head_dim = 64;
+  use_latent_attention(s.model);
   EXPECT_NEAR(exposed_and_hidden(), rings_s(32 * 192, 32 * 128), 1e-9 * rings_s(32 * 192, 32 * 128));
   // Full recompute replays the forward, its ring's exposed part too: at most one ring of the three.
   s.plan.recompute = Recompute::full;
